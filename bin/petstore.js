@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+import { main } from "../dist/cli.js";
+import { createProcessContext } from "../dist/cli.js";
+
+process.exitCode = await main(process.argv.slice(2), createProcessContext());

@@ -1,0 +1,114 @@
+// The records client and server share, defined once. The server validates request bodies
+// with these; the OpenAPI document is generated from them.
+import * as z from "zod";
+import {
+  ERROR_CODES,
+  KEY_NAME_MAX_LENGTH,
+  PET_NAME_MAX_LENGTH,
+  PET_STATUSES,
+  PLANS,
+  type NewKey,
+  type NewPet,
+} from "./values.js";
+
+const required = (rule: string) => (issue: { input: unknown }) =>
+  issue.input === undefined ? "is required" : rule;
+
+const positiveSafeInteger = (what: string) =>
+  z
+    .int({ error: required(`must be an integer between 1 and ${Number.MAX_SAFE_INTEGER}`) })
+    .min(1, { error: `must be at least 1` })
+    .describe(what);
+
+export const PetStatusSchema = z
+  .enum(PET_STATUSES, { error: required(`must be one of ${PET_STATUSES.join(", ")}`) })
+  .describe("Availability status.");
+
+export const NewPetSchema = z
+  .strictObject({
+    name: z
+      .string({ error: required("must be a string") })
+      .min(1, { error: "must not be empty" })
+      .max(PET_NAME_MAX_LENGTH, { error: `must be at most ${PET_NAME_MAX_LENGTH} characters` })
+      .describe("The animal's name."),
+    categoryId: positiveSafeInteger("Identifier of the category the animal belongs to."),
+    status: PetStatusSchema.optional(),
+  })
+  .describe("Request body for creating an animal. The service assigns the id.");
+
+export const PetSchema = z
+  .object({
+    id: positiveSafeInteger("Unique identifier, assigned by the service on creation."),
+    name: z.string().min(1).max(PET_NAME_MAX_LENGTH),
+    categoryId: positiveSafeInteger("Identifier of the category the animal belongs to."),
+    status: PetStatusSchema,
+  })
+  .describe("An animal, as returned.");
+
+export const PetsSchema = z.array(PetSchema).describe("A page of animals, ordered by id.");
+
+export const ErrorSchema = z
+  .object({
+    code: z.enum(ERROR_CODES).describe("Machine-readable error code."),
+    message: z.string().describe("Human-readable description."),
+    status: z.int().min(400).max(599).describe("The HTTP status code, repeated."),
+  })
+  .describe("Every error response has this body.");
+
+export const PlanSchema = z.enum(PLANS, { error: required(`must be one of ${PLANS.join(", ")}`) });
+
+export const KeyLimitsSchema = z.object({
+  perMinute: z.int().min(1),
+  perDay: z.int().min(1),
+});
+
+export const NewKeySchema = z
+  .strictObject({
+    plan: PlanSchema,
+    name: z
+      .string({ error: "must be a string" })
+      .min(1, { error: "must not be empty" })
+      .max(KEY_NAME_MAX_LENGTH, { error: `must be at most ${KEY_NAME_MAX_LENGTH} characters` })
+      .optional(),
+    perMinute: positiveSafeInteger("Requests per minute; enterprise keys only.").optional(),
+    perDay: positiveSafeInteger("Requests per UTC day; enterprise keys only.").optional(),
+  })
+  .superRefine((key, ctx) => {
+    for (const field of ["perMinute", "perDay"] as const) {
+      if (key.plan === "enterprise" && key[field] === undefined) {
+        ctx.addIssue({ code: "custom", path: [field], message: "is required for the enterprise plan" });
+      }
+      if (key.plan !== "enterprise" && key[field] !== undefined) {
+        ctx.addIssue({ code: "custom", path: [field], message: `is only accepted for the enterprise plan, not ${key.plan}` });
+      }
+    }
+  });
+
+export const KeyViewSchema = z.object({
+  id: z.string(),
+  prefix: z.string(),
+  plan: PlanSchema,
+  name: z.string().nullable(),
+  admin: z.boolean(),
+  limits: KeyLimitsSchema,
+  createdAt: z.iso.datetime(),
+  revokedAt: z.iso.datetime().nullable(),
+  lastUsedAt: z.iso.datetime().nullable(),
+});
+
+export const CreatedKeySchema = z.object({
+  id: z.string(),
+  key: z.string().describe("The secret, shown only in this response."),
+  prefix: z.string(),
+  plan: PlanSchema,
+  name: z.string().nullable(),
+  limits: KeyLimitsSchema,
+  createdAt: z.iso.datetime(),
+});
+
+// Keep the hand-written interfaces in values.ts honest.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _newPetMatches: Same<z.input<typeof NewPetSchema>, NewPet> = true;
+const _newKeyMatches: Same<z.input<typeof NewKeySchema>, NewKey> = true;
+void _newPetMatches;
+void _newKeyMatches;

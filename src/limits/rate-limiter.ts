@@ -1,0 +1,36 @@
+import type { KeyLimits } from "../contract/values.js";
+
+export type WindowName = "minute" | "day";
+
+export interface WindowState {
+  name: WindowName;
+  /** Window length in seconds: 60 or 86400. */
+  seconds: number;
+  limit: number;
+  /** Requests left in this window after the current one. */
+  remaining: number;
+  /** Unix seconds at which this window resets (UTC-aligned). */
+  resetAt: number;
+}
+
+export type Decision =
+  | { allowed: true; windows: WindowState[] }
+  | {
+      allowed: false;
+      reason: "rate_limited" | "key_banned";
+      /** Whole seconds (>= 1) until the request may be retried. */
+      retryAfter: number;
+      windows: WindowState[];
+    };
+
+/**
+ * Counts requests per subject (a key id or a client IP) in two fixed UTC windows.
+ * Async so that Redis can back it; the memory engine decides synchronously, which makes
+ * it exact under concurrency.
+ */
+export interface RateLimiter {
+  consume(subject: string, limits: KeyLimits): Promise<Decision>;
+  /** Persists the counters now (the engine also does it at most once a second). */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
