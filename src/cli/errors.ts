@@ -1,0 +1,62 @@
+import type { ErrorBody } from "../contract/values.js";
+
+export const ExitCode = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  rateLimited: 5,
+  unreachable: 6,
+} as const;
+
+/** Bad flags or arguments, found before any request is sent. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/** The server answered with an Error body. */
+export class ApiError extends Error {
+  override name = "ApiError";
+  constructor(
+    readonly body: ErrorBody,
+    readonly hint?: string,
+    /** Seconds the server asked us to wait (429), when it said. */
+    readonly retryAfter?: number,
+  ) {
+    super(body.message);
+  }
+}
+
+/** No answer: connection refused, DNS failure, timeout. */
+export class NetworkError extends Error {
+  override name = "NetworkError";
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Already reported to the user; only the exit code is left to set. */
+export class SilentError extends Error {
+  override name = "SilentError";
+  constructor(readonly exitCode: number) {
+    super(`exit ${exitCode}`);
+  }
+}
+
+/** The one place where errors become exit codes. */
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof SilentError) return error.exitCode;
+  if (error instanceof UsageError) return ExitCode.usage;
+  if (error instanceof NetworkError) return ExitCode.unreachable;
+  if (error instanceof ApiError) {
+    const status = error.body.status;
+    if (status === 401 || status === 403) return ExitCode.auth;
+    if (status === 404) return ExitCode.notFound;
+    if (status === 429) return ExitCode.rateLimited;
+  }
+  return ExitCode.failure;
+}

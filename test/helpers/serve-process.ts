@@ -1,0 +1,70 @@
+// Starts the built CLI's `serve` as a real subprocess on an ephemeral port with a temporary db.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const BIN = fileURLToPath(new URL("../../bin/petstore.js", import.meta.url));
+export const TEST_ADMIN_KEY = "ps_test_admin_key_0123456789abcdefghijkl";
+
+export interface ServeProcess {
+  baseUrl: string;
+  origin: string;
+  adminKey: string;
+  dbPath: string;
+  child: ChildProcess;
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string;
+  /** Sends a signal (SIGTERM by default) and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export interface ServeProcessOptions {
+  dbPath?: string;
+  args?: string[];
+  env?: Record<string, string | undefined>;
+  /** Defaults to TEST_ADMIN_KEY; pass null to leave PETSTORE_ADMIN_KEY unset. */
+  adminKey?: string | null;
+}
+
+export async function tempDbPath(name = "petstore.json"): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "petstore-test-"));
+  return join(dir, name);
+}
+
+export async function startServeProcess(options: ServeProcessOptions = {}): Promise<ServeProcess> {
+  const dbPath = options.dbPath ?? (await tempDbPath());
+  const adminKey = options.adminKey === undefined ? TEST_ADMIN_KEY : options.adminKey;
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...options.env };
+  if (adminKey === null) delete env.PETSTORE_ADMIN_KEY;
+  else env.PETSTORE_ADMIN_KEY = adminKey;
+  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--db", dbPath, ...(options.args ?? [])], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      const match = /(http:\/\/\S+\/v1)\b/.exec(stdout);
+      if (match?.[1]) resolve(match[1]);
+    });
+    void exited.then((code) => reject(new Error(`serve exited with ${code} before listening:\n${stderr}`)));
+  });
+  return {
+    baseUrl,
+    origin: new URL(baseUrl).origin,
+    adminKey: adminKey ?? "",
+    dbPath,
+    child,
+    stderr: () => stderr,
+    stop: async (signal = "SIGTERM") => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
