@@ -1,0 +1,108 @@
+// Loads the limits part of `serve --config <file>`: any subset of the defaults may be overridden.
+import { readFile } from "node:fs/promises";
+import * as z from "zod";
+import { defaultLimitsConfig, type LimitsConfig } from "./plans.js";
+
+/** The config file is unreadable or invalid; `field` is the dotted path of the offending value. */
+export class LimitsConfigError extends Error {
+  constructor(
+    readonly file: string,
+    readonly field: string | undefined,
+    reason: string,
+  ) {
+    super(`invalid config file ${file}: ${field ? `${field}: ` : ""}${reason}`);
+    this.name = "LimitsConfigError";
+  }
+}
+
+const count = z
+  .int({ error: `must be an integer between 1 and ${Number.MAX_SAFE_INTEGER}` })
+  .min(1, { error: "must be at least 1" });
+
+const object = { error: "must be an object" };
+
+const LimitsOverrideSchema = z.strictObject({ perMinute: count.optional(), perDay: count.optional() }, object);
+
+const PlansOverrideSchema = z.strictObject(
+  {
+    free: LimitsOverrideSchema.optional(),
+    pro: LimitsOverrideSchema.optional(),
+    business: LimitsOverrideSchema.optional(),
+  },
+  object,
+);
+
+const BanOverrideSchema = z.strictObject(
+  {
+    threshold: z.number({ error: "must be a number" }).positive({ error: "must be greater than 0" }).optional(),
+    durationSeconds: count.optional(),
+  },
+  object,
+);
+
+/** The file as written: every part optional, nothing unknown. */
+export const ServeConfigSchema = z.strictObject(
+  {
+    plans: PlansOverrideSchema.optional(),
+    anonymous: LimitsOverrideSchema.optional(),
+    admin: LimitsOverrideSchema.optional(),
+    ban: BanOverrideSchema.optional(),
+  },
+  object,
+);
+
+export type ServeConfigFile = z.infer<typeof ServeConfigSchema>;
+
+/**
+ * Reads and validates a config file and merges it over the defaults.
+ * Throws LimitsConfigError naming the file and the field.
+ *
+ * @example await loadServeConfig("petstore.config.json")
+ */
+export async function loadServeConfig(path: string): Promise<LimitsConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new LimitsConfigError(path, undefined, `cannot be read (${reason})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new LimitsConfigError(path, undefined, `not valid JSON (${(error as Error).message})`);
+  }
+  const parsed = ServeConfigSchema.safeParse(json);
+  if (!parsed.success) throw toConfigError(path, parsed.error);
+  return mergeLimitsConfig(parsed.data);
+}
+
+/** The defaults with a validated file's overrides applied; anonymous follows the (overridden) free plan. */
+export function mergeLimitsConfig(file: ServeConfigFile): LimitsConfig {
+  const base = defaultLimitsConfig();
+  const free = { ...base.plans.free, ...file.plans?.free };
+  return {
+    plans: {
+      free,
+      pro: { ...base.plans.pro, ...file.plans?.pro },
+      business: { ...base.plans.business, ...file.plans?.business },
+    },
+    anonymous: { ...free, ...file.anonymous },
+    admin: { ...base.admin, ...file.admin },
+    ban: { ...base.ban, ...file.ban },
+  };
+}
+
+function toConfigError(file: string, error: z.ZodError): LimitsConfigError {
+  const issue = error.issues[0];
+  if (!issue) return new LimitsConfigError(file, undefined, "is invalid");
+  const path = issue.path.map(String);
+  if (issue.code === "unrecognized_keys") {
+    const field = [...path, issue.keys[0] ?? ""].join(".");
+    const hint = field === "plans.enterprise" ? " (enterprise keys carry their own limits)" : "";
+    return new LimitsConfigError(file, field, `unknown field${hint}`);
+  }
+  if (path.length === 0) return new LimitsConfigError(file, undefined, "must be a JSON object");
+  return new LimitsConfigError(file, path.join("."), issue.message);
+}

@@ -1,0 +1,41 @@
+// Rate-limit response headers from a Decision: the spec's X-RateLimit-* trio, the IETF fields of
+// draft-ietf-httpapi-ratelimit-headers (RateLimit-Policy and RateLimit), and Retry-After on a 429.
+import type { Decision, WindowState } from "./rate-limiter.js";
+
+export type HeaderList = Array<[name: string, value: string]>;
+
+/**
+ * The headers for one response. `now` (ms since the epoch, the limiter's clock) turns each
+ * window's resetAt into the draft's `t`, seconds until it resets.
+ *
+ * @example rateLimitHeaders(decision, now).forEach(([name, value]) => headers.set(name, value))
+ */
+export function rateLimitHeaders(decision: Decision, now: number): HeaderList {
+  const windows = decision.windows;
+  let closest: WindowState | undefined;
+  let policy = "";
+  let state = "";
+  for (const window of windows) {
+    // Strictly fewer: on a tie the earlier window (the minute) stays.
+    if (closest === undefined || window.remaining < closest.remaining) closest = window;
+    const separator = policy === "" ? "" : ", ";
+    policy += `${separator}"${window.name}";q=${window.limit};w=${window.seconds}`;
+    state += `${separator}"${window.name}";r=${window.remaining};t=${secondsLeft(window.resetAt, now)}`;
+  }
+  const headers: HeaderList = [];
+  if (closest !== undefined) {
+    headers.push(
+      ["X-RateLimit-Limit", String(closest.limit)],
+      ["X-RateLimit-Remaining", String(closest.remaining)],
+      ["X-RateLimit-Reset", String(closest.resetAt)],
+      ["RateLimit-Policy", policy],
+      ["RateLimit", state],
+    );
+  }
+  if (!decision.allowed) headers.push(["Retry-After", String(decision.retryAfter)]);
+  return headers;
+}
+
+function secondsLeft(resetAt: number, now: number): number {
+  return Math.max(0, Math.ceil((resetAt * 1000 - now) / 1000));
+}

@@ -1,0 +1,226 @@
+// The in-process rate limiter: exact (it decides synchronously), with bans and optional persistence.
+import type { KeyLimits } from "../contract/values.js";
+import type { LimitsPersister, Snapshot, SubjectRow } from "./persister.js";
+import { BAN_POLICY, type BanPolicy } from "./plans.js";
+import type { Decision, RateLimiter } from "./rate-limiter.js";
+import {
+  DAY_MS,
+  MINUTE_MS,
+  fromRow,
+  newState,
+  retryAfterOf,
+  roll,
+  secondsUntil,
+  toRow,
+  windowsOf,
+  type SubjectState,
+} from "./subject-state.js";
+
+const SAVE_INTERVAL_MS = 1_000;
+
+export interface MemoryRateLimiterOptions {
+  /** ms since the epoch; Date.now by default. */
+  now?: () => number;
+  ban?: BanPolicy;
+  /** Without one the counters live in memory only. */
+  persister?: LimitsPersister;
+  /** State to start from (openMemoryRateLimiter passes the persisted one); expired parts are dropped. */
+  snapshot?: Snapshot;
+  /** For persistence trouble; console.warn by default. */
+  warn?: (message: string) => void;
+}
+
+export class MemoryRateLimiter implements RateLimiter {
+  private readonly subjects = new Map<string, SubjectState>();
+  private readonly now: () => number;
+  private readonly ban: BanPolicy;
+  private readonly persister: LimitsPersister | undefined;
+  private readonly warn: (message: string) => void;
+  private day: number;
+  private dirty = false;
+  private persisting: boolean;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private saves: Promise<void> = Promise.resolve();
+  private saveFailing = false;
+
+  constructor(options: MemoryRateLimiterOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.ban = options.ban ?? BAN_POLICY;
+    this.persister = options.persister;
+    this.persisting = options.persister !== undefined;
+    this.warn = options.warn ?? console.warn;
+    this.day = Math.floor(this.now() / DAY_MS);
+    if (options.snapshot) this.restore(options.snapshot);
+  }
+
+  /** Subjects currently held in memory. */
+  get size(): number {
+    return this.subjects.size;
+  }
+
+  consume(subject: string, limits: KeyLimits): Promise<Decision> {
+    return Promise.resolve(this.decide(subject, limits));
+  }
+
+  /** The synchronous core of consume(): counts the request and decides, with no await in between. */
+  decide(subject: string, limits: KeyLimits): Decision {
+    const now = this.now();
+    const minute = Math.floor(now / MINUTE_MS);
+    const day = Math.floor(now / DAY_MS);
+    if (day !== this.day) this.startDay(day, now);
+    let state = this.subjects.get(subject);
+    if (state === undefined) {
+      state = newState(minute, day);
+      this.subjects.set(subject, state);
+    } else {
+      roll(state, minute, day);
+    }
+    if (state.bannedUntil > now) return banned(state, limits, now);
+    this.changed();
+    if (state.minuteServed < limits.perMinute && state.dayServed < limits.perDay) {
+      state.minuteServed++;
+      state.dayServed++;
+      return { allowed: true, windows: windowsOf(state, limits) };
+    }
+    return this.reject(state, limits, now);
+  }
+
+  /** Persists the counters now, after any save already under way. */
+  flush(): Promise<void> {
+    this.cancelTimer();
+    return this.save();
+  }
+
+  /**
+   * Stops the timer and saves a last time; the limiter keeps deciding but no longer persists.
+   * A failed save is warned about, not thrown: lost counters must not stop a shutdown.
+   */
+  async close(): Promise<void> {
+    this.persisting = false;
+    try {
+      await this.flush();
+    } catch (error) {
+      this.warn(`cannot save the rate-limit counters at close: ${describe(error)}`);
+    }
+  }
+
+  /** The counters worth keeping, pruning subjects whose windows ended and who are not banned. */
+  snapshot(): Snapshot {
+    const now = this.now();
+    this.prune(Math.floor(now / DAY_MS), now);
+    const rows: SubjectRow[] = [];
+    for (const [subject, state] of this.subjects) rows.push(toRow(subject, state));
+    return { version: 1, savedAt: now, rows };
+  }
+
+  private reject(state: SubjectState, limits: KeyLimits, now: number): Decision {
+    state.minuteRejected++;
+    state.dayRejected++;
+    const { threshold, durationSeconds } = this.ban;
+    if (state.minuteRejected > threshold * limits.perMinute || state.dayRejected > threshold * limits.perDay) {
+      state.bannedUntil = now + durationSeconds * 1000;
+      return banned(state, limits, now);
+    }
+    const retryAfter = retryAfterOf(state, limits, now);
+    return { allowed: false, reason: "rate_limited", retryAfter, windows: windowsOf(state, limits) };
+  }
+
+  private restore(snapshot: Snapshot): void {
+    const now = this.now();
+    const minute = Math.floor(now / MINUTE_MS);
+    for (const row of snapshot.rows) {
+      const state = fromRow(row);
+      if (state.day !== this.day && state.bannedUntil <= now) continue;
+      roll(state, minute, this.day);
+      this.subjects.set(row[0], state);
+    }
+  }
+
+  // Without this, memory would grow with every client IP ever seen; a day is as long as any
+  // counter matters, so the sweep runs once per UTC day (and before every save).
+  private startDay(day: number, now: number): void {
+    this.day = day;
+    this.prune(day, now);
+  }
+
+  private prune(day: number, now: number): void {
+    for (const [subject, state] of this.subjects) {
+      if (state.day !== day && state.bannedUntil <= now) this.subjects.delete(subject);
+    }
+  }
+
+  private changed(): void {
+    this.dirty = true;
+    if (this.persisting && this.timer === undefined) {
+      this.timer = setTimeout(this.onTimer, SAVE_INTERVAL_MS);
+      this.timer.unref();
+    }
+  }
+
+  private readonly onTimer = (): void => {
+    this.timer = undefined;
+    this.save().then(
+      () => {
+        this.saveFailing = false;
+      },
+      (error: unknown) => {
+        // Warn once per outage rather than every second; the next change retries.
+        if (!this.saveFailing) this.warn(`cannot save the rate-limit counters: ${describe(error)}`);
+        this.saveFailing = true;
+      },
+    );
+  };
+
+  private cancelTimer(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  // Saves run one after another, so two renames never race and a slow disk never stacks writes.
+  private save(): Promise<void> {
+    const persister = this.persister;
+    if (persister === undefined) return Promise.resolve();
+    const run = async (): Promise<void> => {
+      if (!this.dirty) return;
+      this.dirty = false;
+      try {
+        await persister.save(this.snapshot());
+      } catch (error) {
+        this.dirty = true;
+        throw error;
+      }
+    };
+    const result = this.saves.then(run);
+    this.saves = result.catch(() => undefined);
+    return result;
+  }
+}
+
+/**
+ * A limiter that starts from the persister's state and saves to it at most once a second and at
+ * close(). An unreadable state is warned about and replaced: losing rate counters is better than
+ * refusing to start the API.
+ *
+ * @example await openMemoryRateLimiter({ persister: filePersister(`${db}.limits.json`), ban, warn })
+ */
+export async function openMemoryRateLimiter(
+  options: MemoryRateLimiterOptions & { persister: LimitsPersister },
+): Promise<MemoryRateLimiter> {
+  const warn = options.warn ?? console.warn;
+  let snapshot: Snapshot | undefined;
+  try {
+    snapshot = await options.persister.load();
+  } catch (error) {
+    warn(`${describe(error)}; starting with empty rate-limit counters`);
+  }
+  return new MemoryRateLimiter({ ...options, warn, snapshot });
+}
+
+function banned(state: SubjectState, limits: KeyLimits, now: number): Decision {
+  const retryAfter = secondsUntil(state.bannedUntil, now);
+  return { allowed: false, reason: "key_banned", retryAfter, windows: windowsOf(state, limits) };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,78 @@
+// One subject's counters in two fixed UTC windows, as plain numbers: this is the hot path.
+import type { KeyLimits } from "../contract/values.js";
+import type { SubjectRow } from "./persister.js";
+import type { WindowState } from "./rate-limiter.js";
+
+export const MINUTE_MS = 60_000;
+export const DAY_MS = 86_400_000;
+
+export interface SubjectState {
+  /** floor(ms / MINUTE_MS) of the window the minute counters belong to. */
+  minute: number;
+  minuteServed: number;
+  minuteRejected: number;
+  /** floor(ms / DAY_MS) of the window the day counters belong to. */
+  day: number;
+  dayServed: number;
+  dayRejected: number;
+  /** ms since the epoch; 0 when never banned. */
+  bannedUntil: number;
+}
+
+export function newState(minute: number, day: number): SubjectState {
+  return { minute, minuteServed: 0, minuteRejected: 0, day, dayServed: 0, dayRejected: 0, bannedUntil: 0 };
+}
+
+/** Moves the counters into the current windows, zeroing those that have ended. */
+export function roll(state: SubjectState, minute: number, day: number): void {
+  if (state.minute !== minute) {
+    state.minute = minute;
+    state.minuteServed = 0;
+    state.minuteRejected = 0;
+  }
+  if (state.day !== day) {
+    state.day = day;
+    state.dayServed = 0;
+    state.dayRejected = 0;
+  }
+}
+
+/** Both windows as Decision reports them, minute first; remaining never goes below 0. */
+export function windowsOf(state: SubjectState, limits: KeyLimits): WindowState[] {
+  return [
+    {
+      name: "minute",
+      seconds: 60,
+      limit: limits.perMinute,
+      remaining: Math.max(0, limits.perMinute - state.minuteServed),
+      resetAt: (state.minute + 1) * 60,
+    },
+    {
+      name: "day",
+      seconds: 86_400,
+      limit: limits.perDay,
+      remaining: Math.max(0, limits.perDay - state.dayServed),
+      resetAt: (state.day + 1) * 86_400,
+    },
+  ];
+}
+
+/** Whole seconds (>= 1) until the exhausted window resets. */
+export function retryAfterOf(state: SubjectState, limits: KeyLimits, now: number): number {
+  // Every day boundary is a minute boundary, so an exhausted day always resets last.
+  const until = state.dayServed >= limits.perDay ? (state.day + 1) * DAY_MS : (state.minute + 1) * MINUTE_MS;
+  return secondsUntil(until, now);
+}
+
+export function secondsUntil(until: number, now: number): number {
+  return Math.max(1, Math.ceil((until - now) / 1000));
+}
+
+export function toRow(subject: string, s: SubjectState): SubjectRow {
+  return [subject, s.minute, s.minuteServed, s.minuteRejected, s.day, s.dayServed, s.dayRejected, s.bannedUntil];
+}
+
+export function fromRow(row: SubjectRow): SubjectState {
+  const [, minute, minuteServed, minuteRejected, day, dayServed, dayRejected, bannedUntil] = row;
+  return { minute, minuteServed, minuteRejected, day, dayServed, dayRejected, bannedUntil };
+}
