@@ -1,0 +1,32 @@
+import * as z from "zod";
+import { PetSchema } from "../../contract/schemas.js";
+import { firstIssue, KeyRecordSchema } from "../memory/records.js";
+import type { StoreData } from "../memory/store-state.js";
+
+const StoreFileSchema = z.object({
+  version: z.literal(1),
+  nextPetId: z.int().min(1),
+  pets: z.array(PetSchema),
+  keys: z.array(KeyRecordSchema),
+});
+
+/** Checks the parsed db file and returns its data, pets sorted by id; throws naming the first problem. */
+export function parseStoreFile(json: unknown): StoreData {
+  const result = StoreFileSchema.safeParse(json);
+  if (!result.success) throw new Error(firstIssue(result.error));
+  const data = result.data;
+  data.pets.sort((a, b) => a.id - b.id);
+  assertUnique(data.pets.map((pet) => pet.id), (id) => `pets: duplicate id ${id}`);
+  assertUnique(data.keys.map((key) => key.id), (id) => `keys: duplicate id ${JSON.stringify(id)}`);
+  // The hash stays out of the message: it identifies a secret.
+  assertUnique(data.keys.map((key) => key.hash), () => "keys: two keys have the same hash");
+  return data;
+}
+
+function assertUnique<T>(values: readonly T[], describe: (value: T) => string): void {
+  const seen = new Set<T>();
+  for (const value of values) {
+    if (seen.has(value)) throw new Error(describe(value));
+    seen.add(value);
+  }
+}

@@ -1,0 +1,70 @@
+import type { KeyRecord, KeyStore } from "../key-store.js";
+import type { GroupCommit } from "./group-commit.js";
+import { newKeyRecord } from "./records.js";
+import type { StoreState } from "./store-state.js";
+
+/** Lookups answer from the in-memory maps; creates and revocations go through the group commit. */
+export class IndexedKeyStore implements KeyStore {
+  readonly #state: StoreState;
+  readonly #commit: GroupCommit;
+  // Ids and hashes of keys being written: a duplicate would make the file fail to load.
+  readonly #stagedIds = new Set<string>();
+  readonly #stagedHashes = new Set<string>();
+
+  constructor(state: StoreState, commit: GroupCommit) {
+    this.#state = state;
+    this.#commit = commit;
+  }
+
+  async create(input: KeyRecord): Promise<KeyRecord> {
+    const record = newKeyRecord(input);
+    this.#reserve(record);
+    try {
+      await this.#commit.stage((batch) => batch.keys.push(record));
+    } finally {
+      this.#stagedIds.delete(record.id);
+      this.#stagedHashes.delete(record.hash);
+    }
+    return this.#state.keys.byId(record.id) ?? record;
+  }
+
+  async findByHash(hash: string): Promise<KeyRecord | undefined> {
+    return this.#state.keys.byHash(hash);
+  }
+
+  async list(): Promise<KeyRecord[]> {
+    return this.#state.keys.all();
+  }
+
+  async revoke(id: string, at: Date): Promise<KeyRecord | undefined> {
+    const record = this.#state.keys.byId(id);
+    if (!record || record.revokedAt !== null) return record;
+    const revokedAt = at.toISOString();
+    // A second revocation in the same batch keeps the first instant.
+    await this.#commit.stage((batch) => {
+      if (!batch.revocations.has(id)) batch.revocations.set(id, revokedAt);
+    });
+    return this.#state.keys.byId(id);
+  }
+
+  touch(id: string, at: Date): void {
+    this.#state.keys.touch(id, at.toISOString());
+  }
+
+  /** Revoked admin keys do not count: with all of them revoked, the next start bootstraps one. */
+  async hasAdminKey(): Promise<boolean> {
+    return this.#state.keys.all().some((record) => record.admin && record.revokedAt === null);
+  }
+
+  #reserve(record: KeyRecord): void {
+    const keys = this.#state.keys;
+    if (keys.byId(record.id) || this.#stagedIds.has(record.id)) {
+      throw new Error(`a key with the id ${record.id} already exists`);
+    }
+    if (keys.byHash(record.hash) || this.#stagedHashes.has(record.hash)) {
+      throw new Error(`a key with the same secret already exists`);
+    }
+    this.#stagedIds.add(record.id);
+    this.#stagedHashes.add(record.hash);
+  }
+}

@@ -1,0 +1,11 @@
+import type { Store } from "../open-store.js";
+import { createIndexedStore } from "./indexed-store.js";
+import { StoreState } from "./store-state.js";
+
+/**
+ * A store that keeps everything in memory, with the same semantics as the lowdb one
+ * (ids from 1, batching, visibility once "written"), for tests and throwaway servers.
+ */
+export async function openMemoryStore(): Promise<Store> {
+  return createIndexedStore({ name: ":memory:", state: new StoreState(), persist: async () => {} });
+}

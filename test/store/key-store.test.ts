@@ -1,0 +1,105 @@
+import { readFileSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { StorageUnavailableError } from "../../src/store/errors.js";
+import type { KeyRecord } from "../../src/store/key-store.js";
+import { ENGINES, keyRecord, openCounted, removeTempDirs, tempDbPath } from "./support.js";
+
+afterAll(removeTempDirs);
+
+const at = (iso: string) => new Date(iso);
+
+describe.each(ENGINES)("KeyStore ($name)", ({ open }) => {
+  it("creates, finds by hash, lists and reports admin keys", async () => {
+    const { keys, close } = await open();
+    expect(await keys.hasAdminKey()).toBe(false);
+    const created = await keys.create(keyRecord("k1", { admin: true, limits: { perMinute: 5, perDay: 50 } }));
+    await keys.create(keyRecord("k2"));
+    expect(await keys.findByHash("hash-of-k1")).toEqual(created);
+    expect(await keys.findByHash("unknown")).toBeUndefined();
+    expect((await keys.list()).map((key) => key.id)).toEqual(["k1", "k2"]);
+    expect(await keys.hasAdminKey()).toBe(true);
+    await keys.revoke("k1", at("2026-02-01T00:00:00.000Z"));
+    expect(await keys.hasAdminKey()).toBe(false);
+    await close();
+  });
+
+  it("refuses a second key with the same id or hash, also while the first is being written", async () => {
+    const { keys, close } = await open();
+    const first = keys.create(keyRecord("k1"));
+    await expect(keys.create(keyRecord("k1", { hash: "other" }))).rejects.toThrow(/id k1/);
+    await first;
+    await expect(keys.create(keyRecord("k2", { hash: "hash-of-k1" }))).rejects.toThrow(/same secret/);
+    await expect(keys.create(keyRecord("k3", { createdAt: "yesterday" }))).rejects.toThrow(/invalid key: createdAt/);
+    await close();
+  });
+
+  it("revokes once (idempotent), returns undefined for an unknown id, and still finds revoked keys", async () => {
+    const { keys, close } = await open();
+    await keys.create(keyRecord("k1"));
+    const revoked = await keys.revoke("k1", at("2026-02-01T00:00:00.000Z"));
+    expect(revoked?.revokedAt).toBe("2026-02-01T00:00:00.000Z");
+    expect((await keys.revoke("k1", at("2026-03-01T00:00:00.000Z")))?.revokedAt).toBe("2026-02-01T00:00:00.000Z");
+    const creating = keys.create(keyRecord("k2"));
+    expect(await keys.revoke("k2", at("2026-04-01T00:00:00.000Z"))).toBeUndefined(); // not durable yet
+    await creating;
+    expect(await keys.revoke("nope", at("2026-02-01T00:00:00.000Z"))).toBeUndefined();
+    expect((await keys.findByHash("hash-of-k1"))?.revokedAt).toBe("2026-02-01T00:00:00.000Z");
+    await close();
+  });
+
+  it("records touch in memory at once", async () => {
+    const { keys, close } = await open();
+    await keys.create(keyRecord("k1"));
+    keys.touch("k1", at("2026-02-03T04:05:06.000Z"));
+    keys.touch("unknown", at("2026-02-03T04:05:06.000Z"));
+    expect((await keys.findByHash("hash-of-k1"))?.lastUsedAt).toBe("2026-02-03T04:05:06.000Z");
+    await close();
+  });
+});
+
+describe("KeyStore (lowdb): durability", () => {
+  const keysOnDisk = (file: string) => (JSON.parse(readFileSync(file, "utf8")) as { keys: KeyRecord[] }).keys;
+
+  it("has create and revoke on disk when they resolve, and keeps everything across a reopen", async () => {
+    const file = await tempDbPath();
+    const { store } = await openCounted(file);
+    const enterprise = keyRecord("k1", { plan: "enterprise", limits: { perMinute: 9, perDay: 99 } });
+    await store.keys.create(enterprise);
+    expect(keysOnDisk(file).map((key) => key.id)).toEqual(["k1"]);
+    await store.keys.create(keyRecord("k2"));
+    await store.keys.revoke("k2", at("2026-02-01T00:00:00.000Z"));
+    expect(keysOnDisk(file)[1]?.revokedAt).toBe("2026-02-01T00:00:00.000Z");
+    await store.close();
+
+    const reopened = await openCounted(file);
+    expect(await reopened.store.keys.findByHash("hash-of-k1")).toEqual(enterprise);
+    expect((await reopened.store.keys.findByHash("hash-of-k2"))?.revokedAt).toBe("2026-02-01T00:00:00.000Z");
+    await reopened.store.close();
+  });
+
+  it("persists touch with the next write, or at close, and writes nothing at close otherwise", async () => {
+    const file = await tempDbPath();
+    const { store, writes } = await openCounted(file);
+    await store.keys.create(keyRecord("k1"));
+    store.keys.touch("k1", at("2026-02-01T00:00:00.000Z"));
+    expect(keysOnDisk(file)[0]?.lastUsedAt).toBeNull();
+    await store.keys.create(keyRecord("k2"));
+    expect(keysOnDisk(file)[0]?.lastUsedAt).toBe("2026-02-01T00:00:00.000Z");
+
+    store.keys.touch("k2", at("2026-02-02T00:00:00.000Z"));
+    const beforeClose = writes();
+    await store.close();
+    expect(writes()).toBe(beforeClose + 1);
+    expect(keysOnDisk(file)[1]?.lastUsedAt).toBe("2026-02-02T00:00:00.000Z");
+
+    const reopened = await openCounted(file);
+    await reopened.store.close();
+    expect(reopened.writes()).toBe(0);
+  });
+
+  it("rejects key writes after close", async () => {
+    const { store } = await openCounted(await tempDbPath());
+    await store.close();
+    await expect(store.keys.create(keyRecord("k1"))).rejects.toBeInstanceOf(StorageUnavailableError);
+  });
+});
