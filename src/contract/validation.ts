@@ -13,5 +13,6 @@ export function describeIssue(error: z.ZodError): string {
     return `unknown field "${field}"${why}`;
   }
   const path = issue.path.map(String).join(".");
+  if (path === "" && issue.code === "invalid_type") return "the body must be a JSON object";
   return path ? `${path}: ${issue.message}` : issue.message;
 }

@@ -1,0 +1,62 @@
+import type { H3Event } from "h3";
+import { MAX_BODY_BYTES } from "../../contract/values.js";
+import { ApiHttpError } from "../errors.js";
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/**
+ * Reads a JSON request body: checks the media type, enforces the size limit while the body
+ * streams in (a huge body is refused without being buffered), and rejects invalid UTF-8.
+ */
+export async function readJsonBody(event: H3Event): Promise<unknown> {
+  assertJsonMediaType(event.req.headers.get("content-type"));
+  const declared = event.req.headers.get("content-length");
+  if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw payloadTooLarge();
+  const bytes = await readLimited(event.req.body);
+  if (bytes.byteLength === 0) throw invalidJson("the request body is empty; expected a JSON object");
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw invalidJson("the request body is not valid UTF-8");
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw invalidJson(`the request body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function assertJsonMediaType(contentType: string | null): void {
+  const mediaType = contentType?.split(";", 1)[0]?.trim().toLowerCase();
+  if (mediaType !== "application/json") {
+    throw new ApiHttpError(
+      415,
+      "unsupported_media_type",
+      `Content-Type must be application/json, got ${contentType === null ? "none" : JSON.stringify(contentType)}`,
+    );
+  }
+}
+
+async function readLimited(body: ReadableStream<Uint8Array> | null): Promise<Uint8Array> {
+  if (body === null) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw payloadTooLarge();
+    }
+    chunks.push(value);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+const payloadTooLarge = () =>
+  new ApiHttpError(413, "payload_too_large", `the request body is larger than ${MAX_BODY_BYTES} bytes`);
+
+const invalidJson = (message: string) => new ApiHttpError(400, "invalid_json", message);

@@ -1,0 +1,40 @@
+import { createHash, randomBytes } from "node:crypto";
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+/** 40 base62 characters: about 238 bits, well over the 128 required. */
+const SECRET_LENGTH = 40;
+const PREFIX_LENGTH = 6;
+
+export type RandomBytes = (size: number) => Buffer;
+
+/** Uniform base62 from random bytes: bytes >= 248 (4 * 62) are dropped to avoid modulo bias. */
+export function randomBase62(length: number, random: RandomBytes = randomBytes): string {
+  let out = "";
+  while (out.length < length) {
+    for (const byte of random(length * 2)) {
+      if (byte >= 248) continue;
+      out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/** A new API key: `ps_` and 40 base62 characters. */
+export function generateApiKey(random?: RandomBytes): string {
+  return `ps_${randomBase62(SECRET_LENGTH, random)}`;
+}
+
+export function generateKeyId(random?: RandomBytes): string {
+  return `key_${randomBase62(16, random)}`;
+}
+
+/** The only form in which a key is stored or compared. */
+export function hashApiKey(key: string): string {
+  return createHash("sha256").update(key, "utf8").digest("hex");
+}
+
+/** A short, non-secret label for listings: `ps_` and the first six characters. */
+export function displayPrefix(key: string): string {
+  return key.slice(0, 3 + PREFIX_LENGTH);
+}

@@ -1,0 +1,66 @@
+import type { H3Event } from "h3";
+import { NewKeySchema } from "../../contract/schemas.js";
+import { describeIssue } from "../../contract/validation.js";
+import { API_PREFIX, type CreatedKey, type KeyLimits, type KeyView } from "../../contract/values.js";
+import type { KeyRecord, KeyStore } from "../../store/key-store.js";
+import { forbidden, invalidBody, notFound } from "../errors.js";
+import { readJsonBody } from "../internal/json-body.js";
+import { persistOrUnavailable } from "../internal/storage.js";
+import { displayPrefix, generateApiKey, generateKeyId, hashApiKey } from "../keys/secrets.js";
+
+export interface KeyRoutesDeps {
+  keys: KeyStore;
+  limitsOf: (key: KeyRecord) => KeyLimits;
+  now: () => number;
+}
+
+/** POST /v1/keys: the secret appears in this response and nowhere else. */
+export async function createKey(event: H3Event, deps: KeyRoutesDeps): Promise<CreatedKey> {
+  requireAdmin(event);
+  const parsed = NewKeySchema.safeParse(await readJsonBody(event));
+  if (!parsed.success) throw invalidBody(describeIssue(parsed.error));
+  const { plan, name, perMinute, perDay } = parsed.data;
+  const secret = generateApiKey();
+  const record: KeyRecord = {
+    id: generateKeyId(),
+    hash: hashApiKey(secret),
+    prefix: displayPrefix(secret),
+    plan,
+    name: name ?? null,
+    admin: false,
+    limits: perMinute !== undefined && perDay !== undefined ? { perMinute, perDay } : null,
+    createdAt: new Date(deps.now()).toISOString(),
+    revokedAt: null,
+    lastUsedAt: null,
+  };
+  await persistOrUnavailable(() => deps.keys.create(record));
+  event.res.status = 201;
+  event.res.headers.set("location", `${API_PREFIX}/keys/${record.id}`);
+  const { id, prefix, createdAt } = record;
+  return { id, key: secret, prefix, plan, name: record.name, limits: deps.limitsOf(record), createdAt };
+}
+
+/** GET /v1/keys: every key, without secrets or hashes. */
+export async function listKeys(event: H3Event, deps: KeyRoutesDeps): Promise<KeyView[]> {
+  requireAdmin(event);
+  return (await deps.keys.list()).map((record) => toKeyView(record, deps.limitsOf(record)));
+}
+
+/** DELETE /v1/keys/{id}: the key is refused from the very next request. */
+export async function revokeKey(event: H3Event, deps: KeyRoutesDeps): Promise<null> {
+  requireAdmin(event);
+  const id = event.context.params?.id ?? "";
+  const revoked = await persistOrUnavailable(() => deps.keys.revoke(id, new Date(deps.now())));
+  if (!revoked) throw notFound(`no key with id ${JSON.stringify(id.slice(0, 64))}`);
+  event.res.status = 204;
+  return null;
+}
+
+export function toKeyView(record: KeyRecord, limits: KeyLimits): KeyView {
+  const { id, prefix, plan, name, admin, createdAt, revokedAt, lastUsedAt } = record;
+  return { id, prefix, plan, name, admin, limits, createdAt, revokedAt, lastUsedAt };
+}
+
+function requireAdmin(event: H3Event): void {
+  if (!event.context.principal?.admin) throw forbidden("this operation needs an admin API key");
+}

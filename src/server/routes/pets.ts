@@ -1,0 +1,86 @@
+import type { H3Event } from "h3";
+import { NewPetSchema } from "../../contract/schemas.js";
+import { describeIssue } from "../../contract/validation.js";
+import {
+  API_PREFIX,
+  DEFAULT_PET_STATUS,
+  isPetStatus,
+  LIST_LIMIT_DEFAULT,
+  LIST_LIMIT_MAX,
+  type Pet,
+  type PetStatus,
+} from "../../contract/values.js";
+import type { PetStore } from "../../store/pet-store.js";
+import { invalidBody, invalidParameter, notFound } from "../errors.js";
+import { decodeCursor, encodeCursor } from "../internal/cursor.js";
+import { readJsonBody } from "../internal/json-body.js";
+import { parsePositiveInteger, readQuery } from "../internal/query.js";
+import { persistOrUnavailable } from "../internal/storage.js";
+
+const LIST_PARAMETERS = ["limit", "status", "cursor"] as const;
+
+/** listPets: GET /v1/pets, a page ordered by id; `Link: rel="next"` when more follow. */
+export async function listPets(event: H3Event, pets: PetStore): Promise<Pet[]> {
+  const query = readQuery(event.url, LIST_PARAMETERS);
+  const limit = parseLimit(query.limit);
+  const status = parseStatus(query.status);
+  const afterId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  if (query.cursor !== undefined && afterId === undefined) {
+    throw invalidParameter("cursor", "is not a cursor this server issued; follow the Link header of the previous page");
+  }
+  const page = await pets.list({ status, afterId, limit });
+  const last = page.pets.at(-1);
+  if (page.hasMore && last) event.res.headers.set("link", `<${nextPageUrl(event.url, last.id)}>; rel="next"`);
+  return page.pets;
+}
+
+/** createPet: POST /v1/pets; 201 only once the pet is on disk. */
+export async function createPet(event: H3Event, pets: PetStore): Promise<Pet> {
+  const parsed = NewPetSchema.safeParse(await readJsonBody(event));
+  if (!parsed.success) throw invalidBody(describeIssue(parsed.error));
+  const pet = await persistOrUnavailable(() =>
+    pets.create({ ...parsed.data, status: parsed.data.status ?? DEFAULT_PET_STATUS }),
+  );
+  event.res.status = 201;
+  event.res.headers.set("location", `${API_PREFIX}/pets/${pet.id}`);
+  return pet;
+}
+
+/** getPet: GET /v1/pets/{petId} (deprecated; the guard adds Deprecation and Sunset). */
+export async function getPet(event: H3Event, pets: PetStore): Promise<Pet> {
+  const raw = event.context.params?.petId ?? "";
+  const id = parsePositiveInteger(raw);
+  if (id === undefined) throw invalidParameter("petId", `must be a positive integer, got "${safeEcho(raw)}"`);
+  const pet = await pets.get(id);
+  if (!pet) throw notFound(`no pet with id ${id}`);
+  return pet;
+}
+
+function parseLimit(raw: string | undefined): number {
+  if (raw === undefined) return LIST_LIMIT_DEFAULT;
+  const limit = parsePositiveInteger(raw);
+  if (limit === undefined || limit > LIST_LIMIT_MAX) {
+    throw invalidParameter("limit", `must be an integer from 1 to ${LIST_LIMIT_MAX}, got "${safeEcho(raw)}"`);
+  }
+  return limit;
+}
+
+function parseStatus(raw: string | undefined): PetStatus | undefined {
+  if (raw === undefined) return undefined;
+  if (!isPetStatus(raw)) {
+    throw invalidParameter("status", `must be one of available, pending, sold, got "${safeEcho(raw)}"`);
+  }
+  return raw;
+}
+
+function nextPageUrl(current: URL, lastId: number): string {
+  const next = new URL(current.pathname, current.origin);
+  for (const [name, value] of current.searchParams) if (name !== "cursor") next.searchParams.set(name, value);
+  next.searchParams.set("cursor", encodeCursor(lastId));
+  return next.href;
+}
+
+/** Echo user input in messages without letting it grow them without bound. */
+export function safeEcho(raw: string): string {
+  return raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
+}

@@ -1,0 +1,87 @@
+// The real server (startServer: lowdb file, limiter, listhen) in this process, on an
+// ephemeral port with a temporary db, and a movable clock so tests cross windows without sleeping.
+import { startServer, type RunningServer, type ServeOptions } from "../../src/server/serve.js";
+import { tempDbPath } from "./serve-process.js";
+
+export const ADMIN_KEY = "ps_inprocess_admin_key_abcdefghijklmnop";
+
+export interface TestClock {
+  now: () => number;
+  set(ms: number): void;
+  advance(ms: number): void;
+}
+
+/** A clock that stands still until told to move. */
+export function testClock(start = Date.UTC(2026, 10, 22, 12, 0, 0)): TestClock {
+  let current = start;
+  return {
+    now: () => current,
+    set: (ms) => (current = ms),
+    advance: (ms) => (current += ms),
+  };
+}
+
+export interface TestServer extends RunningServer {
+  dbPath: string;
+  adminKey: string;
+  stderr(): string;
+  stdout(): string;
+  /** fetch against the base URL, with the admin key unless `key` says otherwise (null: no header). */
+  api(path: string, init?: ApiInit): Promise<Response>;
+}
+
+export interface ApiInit {
+  method?: string;
+  key?: string | null;
+  json?: unknown;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+export async function startTestServer(overrides: Partial<ServeOptions> = {}): Promise<TestServer> {
+  const dbPath = overrides.db ?? (await tempDbPath());
+  let stderr = "";
+  let stdout = "";
+  const options: ServeOptions = {
+    port: 0,
+    host: "127.0.0.1",
+    db: dbPath,
+    configFile: undefined,
+    quiet: true,
+    adminKey: ADMIN_KEY,
+    ...overrides,
+  };
+  const server = await startServer(options, {
+    stdout: { write: (chunk: string) => (stdout += chunk) },
+    stderr: { write: (chunk: string) => (stderr += chunk) },
+  });
+  const adminKey = options.adminKey ?? "";
+  return {
+    ...server,
+    dbPath,
+    adminKey,
+    stderr: () => stderr,
+    stdout: () => stdout,
+    api: (path, init = {}) => callApi(server.baseUrl, adminKey, path, init),
+  };
+}
+
+export function callApi(baseUrl: string, defaultKey: string, path: string, init: ApiInit = {}): Promise<Response> {
+  const headers: Record<string, string> = { ...init.headers };
+  const key = init.key === undefined ? defaultKey : init.key;
+  if (key !== null) headers.authorization = `Bearer ${key}`;
+  let body = init.body;
+  if (init.json !== undefined) {
+    body = JSON.stringify(init.json);
+    headers["content-type"] ??= "application/json";
+  }
+  const url = path.startsWith("http") ? path : `${baseUrl}${path}`;
+  return fetch(url, { method: init.method ?? (body === undefined ? "GET" : "POST"), headers, body });
+}
+
+/** Creates a key through the admin API and returns its secret. */
+export async function createKey(server: TestServer, body: Record<string, unknown>): Promise<{ id: string; key: string }> {
+  const response = await server.api("/keys", { json: body });
+  if (response.status !== 201) throw new Error(`POST /keys: ${response.status} ${await response.text()}`);
+  return (await response.json()) as { id: string; key: string };
+}

@@ -1,0 +1,84 @@
+// The app as a fetch function (h3's app.fetch), over the memory engine: the error path for
+// failures that cannot be provoked through HTTP alone.
+import { describe, expect, it } from "vitest";
+import { MemoryRateLimiter } from "../../src/limits/memory-rate-limiter.js";
+import { StorageUnavailableError } from "../../src/store/errors.js";
+import { openMemoryStore } from "../../src/store/open-store.js";
+import type { PetStore } from "../../src/store/pet-store.js";
+import { createApp } from "../../src/server/app.js";
+import { environmentAdminKey } from "../../src/server/keys/admin-keys.js";
+import { createLogger } from "../../src/server/request-log.js";
+import { expectError, expectRateLimitHeaders } from "../helpers/assertions.js";
+
+const ADMIN = "ps_errors_test_admin_key_0123456789";
+
+/** A pet engine whose disk is gone: a real failure mode, not a stand-in for our store. */
+class BrokenPetStore implements PetStore {
+  constructor(private readonly failure: Error) {}
+  create(): never {
+    throw this.failure;
+  }
+  get(): never {
+    throw this.failure;
+  }
+  list(): never {
+    throw this.failure;
+  }
+}
+
+async function appWith(pets: (real: PetStore) => PetStore) {
+  const store = await openMemoryStore();
+  let stderr = "";
+  const now = () => Date.UTC(2026, 10, 22, 12);
+  const app = createApp({
+    pets: pets(store.pets),
+    keys: store.keys,
+    limiter: new MemoryRateLimiter({ now }),
+    limitsOf: () => ({ perMinute: 1000, perDay: 1000 }),
+    anonymousLimits: { perMinute: 60, perDay: 1000 },
+    environmentAdmin: environmentAdminKey(ADMIN, now),
+    logger: createLogger({ write: (chunk: string) => (stderr += chunk) }, { quiet: true, now }),
+    now,
+  });
+  const call = (path: string, init: RequestInit = {}) =>
+    app.fetch(new Request(`http://petstore.test/v1${path}`, { ...init, headers: { authorization: `Bearer ${ADMIN}`, ...init.headers } }));
+  return { call, stderr: () => stderr };
+}
+
+describe("unexpected failures", () => {
+  it("answer 500 internal_error without the stack, and log the stack to stderr", async () => {
+    const { call, stderr } = await appWith(() => new BrokenPetStore(new Error("the disk caught fire")));
+    const response = await call("/pets");
+    expectRateLimitHeaders(response);
+    const message = await expectError(response, 500, "internal_error");
+    expect(message).not.toMatch(/fire/);
+    expect(stderr()).toMatch(/GET \/v1\/pets failed\nError: the disk caught fire\n\s+at /);
+  });
+});
+
+describe("storage failures", () => {
+  it("answer a create with 503 storage_unavailable and Retry-After, never 201", async () => {
+    const { call } = await appWith(() => new BrokenPetStore(new StorageUnavailableError("/db.json", "EROFS")));
+    const response = await call("/pets", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "a", categoryId: 1 }),
+    });
+    expect(response.headers.get("retry-after")).toBe("5");
+    await expectError(response, 503, "storage_unavailable");
+  });
+});
+
+describe("the app as a fetch function", () => {
+  it("serves the same routes without a port", async () => {
+    const { call } = await appWith((real) => real);
+    const created = await call("/pets", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "a", categoryId: 1 }),
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get("location")).toBe("/v1/pets/1");
+    expect(await (await call("/pets/1")).json()).toEqual({ id: 1, name: "a", categoryId: 1, status: "available" });
+  });
+});

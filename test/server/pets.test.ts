@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { json, expectError, expectRateLimitHeaders } from "../helpers/assertions.js";
+import { startTestServer, type TestServer } from "../helpers/test-server.js";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+const createPet = (json: unknown) => server.api("/pets", { json });
+
+describe("GET /healthz", () => {
+  it("answers 200 {status: ok} without a key and without rate-limit headers", async () => {
+    const response = await fetch(`${server.origin}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await json(response)).toEqual({ status: "ok" });
+    expect(response.headers.get("x-ratelimit-limit")).toBeNull();
+  });
+});
+
+describe("POST /v1/pets", () => {
+  it("creates a pet: 201, the Pet with its id, Location, status available by default", async () => {
+    const response = await createPet({ name: "Rex", categoryId: 3 });
+    expect(response.status).toBe(201);
+    const pet = await json(response);
+    expect(pet).toEqual({ id: pet.id, name: "Rex", categoryId: 3, status: "available" });
+    expect(response.headers.get("location")).toBe(`/v1/pets/${pet.id}`);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expectRateLimitHeaders(response);
+  });
+
+  it("gives increasing ids and keeps the status it is sent", async () => {
+    const a = await json(await createPet({ name: "A", categoryId: 1, status: "sold" }));
+    const b = await json(await createPet({ name: "B", categoryId: 1, status: "pending" }));
+    expect(a.status).toBe("sold");
+    expect(b.id).toBe(a.id + 1);
+  });
+
+  const big = "x".repeat(64 * 1024);
+  it.each([
+    ["no Content-Type", { body: '{"name":"a","categoryId":1}' }, 415, "unsupported_media_type"],
+    ["text/plain", { body: "{}", headers: { "content-type": "text/plain" } }, 415, "unsupported_media_type"],
+    ["malformed JSON", { body: '{"name":', headers: { "content-type": "application/json" } }, 400, "invalid_json"],
+    ["an empty body", { body: "", headers: { "content-type": "application/json" } }, 400, "invalid_json"],
+    ["a body over 64 KiB", { body: JSON.stringify({ name: big, categoryId: 1 }), headers: { "content-type": "application/json" } }, 413, "payload_too_large"],
+  ])("%s: %i %s", async (_label, init, status, code) => {
+    await expectError(await server.api("/pets", { method: "POST", ...init }), status, code);
+  });
+
+  it("refuses invalid UTF-8 as invalid_json", async () => {
+    const body = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc3, 0x28]), Buffer.from('","categoryId":1}')]);
+    const response = await fetch(`${server.baseUrl}/pets`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.adminKey}`, "content-type": "application/json" },
+      body,
+    });
+    await expectError(response, 400, "invalid_json");
+  });
+
+  it.each([
+    [{ categoryId: 1 }, /name: is required/],
+    [{ name: "", categoryId: 1 }, /name: must not be empty/],
+    [{ name: "x".repeat(201), categoryId: 1 }, /name: must be at most 200 characters/],
+    [{ name: 7, categoryId: 1 }, /name: must be a string/],
+    [{ name: "a" }, /categoryId: is required/],
+    [{ name: "a", categoryId: 0 }, /categoryId: must be at least 1/],
+    [{ name: "a", categoryId: 1.5 }, /categoryId: must be an integer/],
+    [{ name: "a", categoryId: "1" }, /categoryId: must be an integer/],
+    [{ name: "a", categoryId: 2 ** 53 }, /categoryId: must be an integer/],
+    [{ name: "a", categoryId: 1, status: "lost" }, /status: must be one of available, pending, sold/],
+    [{ id: 9, name: "a", categoryId: 1 }, /unknown field "id"/],
+    [{ name: "a", categoryId: 1, colour: "red" }, /unknown field "colour"/],
+    [[{ name: "a", categoryId: 1 }], /the body must be a JSON object/],
+    [null, /the body must be a JSON object/],
+  ])("refuses %j with 400 invalid_body naming the field", async (json, message) => {
+    expect(await expectError(await createPet(json), 400, "invalid_body")).toMatch(message);
+  });
+
+  it("changes nothing when it refuses", async () => {
+    const before = await json(await server.api("/pets?limit=100"));
+    await createPet({ name: "", categoryId: 1 });
+    expect(await json(await server.api("/pets?limit=100"))).toEqual(before);
+  });
+});
+
+describe("GET /v1/pets/{petId} (deprecated)", () => {
+  it("returns the pet with Deprecation, Sunset and the successor Link", async () => {
+    const created = await json(await createPet({ name: "Kit", categoryId: 2 }));
+    const response = await server.api(`/pets/${created.id}`);
+    expect(response.status).toBe(200);
+    expect(await json(response)).toEqual(created);
+    expectDeprecation(response);
+    expectRateLimitHeaders(response);
+  });
+
+  it("answers 404 not_found, still deprecated", async () => {
+    const response = await server.api("/pets/999999");
+    expectDeprecation(response);
+    await expectError(response, 404, "not_found");
+  });
+
+  it.each(["0", "-1", "abc", "1.5", "1e3", "99999999999999999999", "%zz"])("refuses petId %s with 400 invalid_parameter", async (id) => {
+    const response = await server.api(`/pets/${id}`);
+    expectDeprecation(response);
+    expect(await expectError(response, 400, "invalid_parameter")).toMatch(/petId/);
+  });
+
+  it("carries the deprecation headers on a 401 too", async () => {
+    const response = await server.api("/pets/1", { key: null });
+    expectDeprecation(response);
+    await expectError(response, 401, "unauthorized");
+  });
+});
+
+describe("routing errors", () => {
+  it("answers an unknown path with 404 not_found", async () => {
+    await expectError(await server.api("/nothing-here"), 404, "not_found");
+    await expectError(await fetch(`${server.origin}/favicon.ico`), 404, "not_found");
+  });
+
+  it.each([
+    ["DELETE", "/pets", "GET, HEAD, POST"],
+    ["PUT", "/pets/1", "GET, HEAD"],
+    ["GET", "/keys/key_x", "DELETE"],
+  ])("answers %s %s with 405 and Allow: %s", async (method, path, allow) => {
+    const response = await server.api(path, { method });
+    expect(response.headers.get("allow")).toBe(allow);
+    await expectError(response, 405, "method_not_allowed");
+  });
+
+  it("answers HEAD like GET without a body", async () => {
+    const response = await server.api("/pets", { method: "HEAD" });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("");
+  });
+});
+
+function expectDeprecation(response: Response): void {
+  expect(response.headers.get("deprecation")).toMatch(/^@\d+$/);
+  expect(response.headers.get("sunset")).toBe("Thu, 05 Dec 2030 00:00:00 GMT");
+  expect(response.headers.get("link")).toBe(`<${server.origin}/v1/pets>; rel="successor-version"`);
+}
