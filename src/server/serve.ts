@@ -1,0 +1,107 @@
+// The outer layer of the server: the only module that knows the db path, listhen, signals
+// and the lock. Everything below it is built from injected parts.
+import { resolve } from "node:path";
+import { API_PREFIX } from "../contract/values.js";
+import { loadServeConfig } from "../limits/config.js";
+import { filePersister } from "../limits/file-persister.js";
+import { openMemoryRateLimiter } from "../limits/memory-rate-limiter.js";
+import { defaultLimitsConfig, limitsFor } from "../limits/plans.js";
+import { openLowdbStore } from "../store/open-store.js";
+import { createApp } from "./app.js";
+import { environmentAdminKey, ensureAdminKey } from "./keys/admin-keys.js";
+import { listenStrict } from "./listen.js";
+import { createLogger, type LogSink } from "./request-log.js";
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  db: string;
+  configFile: string | undefined;
+  quiet: boolean;
+  adminKey: string | undefined;
+  trustProxy?: boolean;
+  /** The clock for rate-limit windows and timestamps; tests move it instead of sleeping. */
+  now?: () => number;
+}
+
+export interface ServeIO {
+  stdout: LogSink;
+  stderr: LogSink;
+}
+
+export interface RunningServer {
+  /** e.g. http://127.0.0.1:3000/v1 */
+  baseUrl: string;
+  origin: string;
+  /** Graceful stop: finish in-flight requests, persist counters and data, release the lock. */
+  close(): Promise<void>;
+}
+
+/** Opens the db, builds the app and listens; resolves once it accepts connections. */
+export async function startServer(options: ServeOptions, io: ServeIO): Promise<RunningServer> {
+  const now = options.now ?? Date.now;
+  const logger = createLogger(io.stderr, { quiet: options.quiet, now });
+  const limits = options.configFile ? await loadServeConfig(options.configFile) : defaultLimitsConfig();
+  const dbPath = resolve(options.db);
+  const store = await openLowdbStore(dbPath, { warn: (message) => logger.warn(message) });
+  const limiter = await openMemoryRateLimiter({
+    persister: filePersister(`${dbPath}.limits.json`),
+    ban: limits.ban,
+    now,
+    warn: (message) => logger.warn(message),
+  });
+  try {
+    const environmentAdmin = options.adminKey ? environmentAdminKey(options.adminKey, now) : undefined;
+    if (!environmentAdmin) await ensureAdminKey(store.keys, logger, now);
+    const app = createApp({
+      pets: store.pets,
+      keys: store.keys,
+      limiter,
+      limitsOf: (key) => limitsFor(key.admin ? "admin" : key.plan, key.limits, limits),
+      anonymousLimits: limits.anonymous,
+      environmentAdmin,
+      trustProxy: options.trustProxy ?? false,
+      logger,
+      now,
+    });
+    const listener = await listenStrict(app, options.port, options.host);
+    const baseUrl = `${listener.origin}${API_PREFIX}`;
+    io.stdout.write(`petstore listening on ${baseUrl} (db ${dbPath})\n`);
+    return {
+      baseUrl,
+      origin: listener.origin,
+      close: async () => {
+        await listener.close();
+        await limiter.close();
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await limiter.close();
+    await store.close();
+    throw error;
+  }
+}
+
+export interface SignalSource {
+  once(signal: "SIGINT" | "SIGTERM", listener: () => void): unknown;
+}
+
+/** `petstore serve`: runs until SIGINT or SIGTERM, then stops gracefully; returns the exit code. */
+export async function runServe(options: ServeOptions, io: ServeIO, signals: SignalSource = process): Promise<number> {
+  let server: RunningServer;
+  try {
+    server = await startServer(options, io);
+  } catch (error) {
+    io.stderr.write(`petstore serve: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  const signal = await new Promise<string>((done) => {
+    signals.once("SIGINT", () => done("SIGINT"));
+    signals.once("SIGTERM", () => done("SIGTERM"));
+  });
+  io.stderr.write(`${signal}: finishing in-flight requests, then stopping\n`);
+  await server.close();
+  io.stderr.write("stopped\n");
+  return 0;
+}

@@ -1,0 +1,168 @@
+import { spawn } from "node:child_process";
+import { readFile, stat, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { json } from "../helpers/assertions.js";
+import { callApi } from "../helpers/test-server.js";
+import { BIN, startServeProcess, tempDbPath, TEST_ADMIN_KEY, type ServeProcess } from "../helpers/serve-process.js";
+
+const running: ServeProcess[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.stop("SIGKILL")));
+});
+
+async function serve(options: Parameters<typeof startServeProcess>[0] = {}) {
+  const server = await startServeProcess(options);
+  running.push(server);
+  return server;
+}
+
+/** Runs `petstore serve` expecting it to fail; resolves with its exit code and stderr. */
+function serveFails(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, "serve", ...args], {
+      env: { ...process.env, PETSTORE_ADMIN_KEY: TEST_ADMIN_KEY, ...env },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+  });
+}
+
+const api = (server: ServeProcess, path: string, init?: Parameters<typeof callApi>[3]) =>
+  callApi(server.baseUrl, server.adminKey, path, init);
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+describe("petstore serve", () => {
+  it("prints the API base URL, creates the db file with mode 0600, and logs one line per request", async () => {
+    const server = await serve();
+    expect(server.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect((await stat(server.dbPath)).mode & 0o777).toBe(0o600);
+    expect((await api(server, "/pets?limit=5")).status).toBe(200);
+    await expect.poll(() => server.stderr()).toMatch(/GET \/v1\/pets\?limit=5 200 \d+\.\dms/);
+    expect(server.stderr()).not.toContain(TEST_ADMIN_KEY);
+  });
+
+  it("--quiet turns the request log off", async () => {
+    const server = await serve({ args: ["--quiet"] });
+    await api(server, "/pets");
+    expect(server.stderr()).toBe("");
+  });
+
+  it("takes PETSTORE_PORT, PETSTORE_HOST and PETSTORE_DB from the environment, and the flag wins", async () => {
+    const port = await freePort();
+    const dbPath = await tempDbPath("from-env.json");
+    const server = await serve({ args: ["--quiet"], env: { PETSTORE_PORT: "1", PETSTORE_HOST: "localhost", PETSTORE_DB: dbPath } });
+    expect(server.baseUrl).toMatch(/^http:\/\/localhost:\d+\/v1$/); // --port 0 from the helper beat PETSTORE_PORT=1
+    await server.stop();
+    const child = spawn(process.execPath, [BIN, "serve", "--quiet"], {
+      env: { ...process.env, PETSTORE_ADMIN_KEY: TEST_ADMIN_KEY, PETSTORE_PORT: String(port), PETSTORE_DB: dbPath },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const url = await new Promise<string>((resolve) => child.stdout.setEncoding("utf8").on("data", (s: string) => resolve(s)));
+    child.kill("SIGTERM");
+    expect(url).toContain(`http://127.0.0.1:${port}/v1`);
+    expect(url).toContain(dbPath);
+  });
+
+  it("refuses a port that is in use instead of moving to another one", async () => {
+    const server = await serve();
+    const port = new URL(server.baseUrl).port;
+    const result = await serveFails(["--port", port, "--db", await tempDbPath()]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`cannot listen on 127.0.0.1:${port}: the port is in use`));
+  });
+
+  it.each([["--port", "http"], ["--port", "70000"], ["--port", "-1"]])("exits 2 on %s %s", async (flag, value) => {
+    const result = await serveFails([flag, value]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--port must be an integer from 0 to 65535/);
+  });
+
+  it("exits non-zero on a corrupt db, naming the file and the parse error, and leaves it untouched", async () => {
+    const dbPath = await tempDbPath();
+    const garbage = '{"version":1,"nextPetId":3,"pets":[{"id":1,"name":"a"';
+    await writeFile(dbPath, garbage);
+    const result = await serveFails(["--port", "0", "--db", dbPath]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(dbPath);
+    expect(result.stderr).toMatch(/JSON/);
+    expect(await readFile(dbPath, "utf8")).toBe(garbage);
+  });
+
+  it("refuses a second instance on the same db, naming the holder's pid", async () => {
+    const first = await serve();
+    const result = await serveFails(["--port", "0", "--db", first.dbPath]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`pid ${first.child.pid}`);
+    expect((await api(first, "/pets")).status).toBe(200);
+  });
+
+  it("takes over a lock left by a dead process, with a warning", async () => {
+    const first = await serve({ args: ["--quiet"] });
+    await first.stop("SIGKILL");
+    const second = await serve({ dbPath: first.dbPath, args: ["--quiet"] });
+    expect(second.stderr()).toMatch(new RegExp(`warning: .*${first.child.pid}`));
+    expect((await api(second, "/pets")).status).toBe(200);
+  });
+
+  it("keeps 200 concurrent creates: 200 distinct ids, all present after a restart", async () => {
+    const first = await serve({ args: ["--quiet"] });
+    const created = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => api(first, "/pets", { json: { name: `p${i}`, categoryId: 1 } }).then(json)),
+    );
+    const ids = created.map((pet: { id: number }) => pet.id).sort((a: number, b: number) => a - b);
+    expect(ids).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    expect(await first.stop()).toBe(0);
+    const second = await serve({ dbPath: first.dbPath, args: ["--quiet"] });
+    const listed = [...(await json(await api(second, "/pets?limit=100"))), ...(await json(await api(second, "/pets?limit=100&cursor=" + Buffer.from("p100").toString("base64url"))))];
+    expect(listed.map((pet: { id: number }) => pet.id)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    const next = await json(await api(second, "/pets", { json: { name: "after", categoryId: 1 } }));
+    expect(next.id).toBe(201);
+  });
+
+  it("on SIGTERM under load: every request in flight gets a complete answer, every 201 is on disk, exit 0, lock released", async () => {
+    const server = await serve({ args: ["--quiet"] });
+    const answers: { status: number; body: string }[] = [];
+    let stopping = false;
+    let answeredAfterSignal = 0;
+    const worker = async (w: number) => {
+      for (let i = 0; ; i++) {
+        try {
+          const response = await api(server, "/pets", { json: { name: `w${w}-${i}`, categoryId: 2 } });
+          answers.push({ status: response.status, body: await response.text() });
+          if (stopping) answeredAfterSignal++;
+        } catch {
+          return; // the listener is closed: a refused or reset connection, never a half answer
+        }
+      }
+    };
+    const workers = Array.from({ length: 16 }, (_, w) => worker(w));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    stopping = true;
+    const exit = server.stop("SIGTERM");
+    await Promise.all(workers);
+    expect(await exit).toBe(0);
+    expect(server.stderr()).toMatch(/SIGTERM: finishing in-flight requests/);
+    expect(answers.length).toBeGreaterThan(16);
+    expect(answeredAfterSignal).toBeGreaterThan(0);
+    for (const answer of answers) expect(answer.status).toBe(201);
+    const acknowledged = answers.map((answer) => JSON.parse(answer.body) as { id: number; name: string });
+    const onDisk = JSON.parse(await readFile(server.dbPath, "utf8")) as { pets: { id: number; name: string }[] };
+    const stored = new Map(onDisk.pets.map((pet) => [pet.id, pet.name]));
+    for (const pet of acknowledged) expect(stored.get(pet.id)).toBe(pet.name);
+    await expect(stat(`${server.dbPath}.lock`)).rejects.toThrow();
+  });
+});
