@@ -91,6 +91,21 @@ describe("petstore serve", () => {
     expect(result.stderr).toMatch(/--port must be an integer from 0 to 65535/);
   });
 
+  it("exits 2 when PETSTORE_ADMIN_KEY is shorter than 24 characters", async () => {
+    const result = await serveFails(["--port", "0", "--db", await tempDbPath()], { PETSTORE_ADMIN_KEY: "too-short" });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/PETSTORE_ADMIN_KEY must be at least 24 characters/);
+  });
+
+  it("stops on SIGINT too: exit 0, data flushed, lock released", async () => {
+    const server = await serve({ args: ["--quiet"] });
+    const pet = await json(await api(server, "/pets", { json: { name: "ctrl-c", categoryId: 1 } }));
+    expect(await server.stop("SIGINT")).toBe(0);
+    const onDisk = JSON.parse(await readFile(server.dbPath, "utf8")) as { pets: { id: number }[] };
+    expect(onDisk.pets.map((p) => p.id)).toContain(pet.id);
+    await expect(stat(`${server.dbPath}.lock`)).rejects.toThrow();
+  });
+
   it("exits non-zero on a corrupt db, naming the file and the parse error, and leaves it untouched", async () => {
     const dbPath = await tempDbPath();
     const garbage = '{"version":1,"nextPetId":3,"pets":[{"id":1,"name":"a"';
