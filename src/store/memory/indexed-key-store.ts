@@ -10,6 +10,7 @@ export class IndexedKeyStore implements KeyStore {
   // Ids and hashes of keys being written: a duplicate would make the file fail to load.
   readonly #stagedIds = new Set<string>();
   readonly #stagedHashes = new Set<string>();
+  readonly #touchedSecond = new Map<string, number>();
 
   constructor(state: StoreState, commit: GroupCommit) {
     this.#state = state;
@@ -47,7 +48,12 @@ export class IndexedKeyStore implements KeyStore {
     return this.#state.keys.byId(id);
   }
 
+  // Runs on every authenticated request: lastUsedAt has second precision, so repeats within
+  // the same second skip the ISO formatting and the record copy.
   touch(id: string, at: Date): void {
+    const second = Math.floor(at.getTime() / 1000);
+    if (this.#touchedSecond.get(id) === second) return;
+    this.#touchedSecond.set(id, second);
     this.#state.keys.touch(id, at.toISOString());
   }
 
