@@ -1,4 +1,6 @@
 import type { Command } from "commander";
+// Type-only: the server module itself is imported lazily, by the action.
+import type { ServeOptions } from "../../server/serve.js";
 import type { CliContext } from "../context.js";
 import { UsageError } from "../errors.js";
 
@@ -32,17 +34,8 @@ export function registerServe(program: Command, ctx: CliContext, setExitCode: (c
     });
 }
 
-export interface ResolvedServeOptions {
-  port: number;
-  host: string;
-  db: string;
-  configFile: string | undefined;
-  quiet: boolean;
-  adminKey: string | undefined;
-}
-
 /** Flags win over the environment, which wins over the defaults. */
-export function resolveServeOptions(flags: ServeFlags, env: CliContext["env"]): ResolvedServeOptions {
+export function resolveServeOptions(flags: ServeFlags, env: CliContext["env"]): ServeOptions {
   const port = flags.port ?? env.PETSTORE_PORT ?? DEFAULTS.port;
   if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) {
     throw new UsageError(`--port must be an integer from 0 to 65535, got "${port}"`);
