@@ -10,6 +10,7 @@ export interface CliIO {
   stderr: TextSink;
   /** Reads all of standard input (for `config set api-key -`). */
   readStdin(): Promise<string>;
+  isStdinTTY: boolean;
   isStdoutTTY: boolean;
   isStderrTTY: boolean;
 }
@@ -27,13 +28,17 @@ export interface CliContext {
 }
 
 export function createProcessContext(): CliContext {
+  // `petstore pets list | head -1`: a closed pipe ends the output, not the process with a stack trace.
+  for (const stream of [process.stdout, process.stderr]) stream.on("error", ignoreClosedPipe);
+  const forced = forcedTTY(process.env.PETSTORE_FORCE_TTY);
   return {
     io: {
       stdout: process.stdout,
       stderr: process.stderr,
       readStdin: () => readAll(process.stdin),
-      isStdoutTTY: process.stdout.isTTY === true,
-      isStderrTTY: process.stderr.isTTY === true,
+      isStdinTTY: process.stdin.isTTY === true,
+      isStdoutTTY: forced?.stdout ?? process.stdout.isTTY === true,
+      isStderrTTY: forced?.stderr ?? process.stderr.isTTY === true,
     },
     env: process.env,
     now: () => Date.now(),
@@ -41,6 +46,31 @@ export function createProcessContext(): CliContext {
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     random: Math.random,
   };
+}
+
+/**
+ * A testing aid: PETSTORE_FORCE_TTY=1 makes the CLI behave as if stdout and stderr were
+ * terminals (tables, colour, progress), `stdout` or `stderr` forces one, `0` forces neither.
+ */
+export function forcedTTY(value: string | undefined): { stdout: boolean; stderr: boolean } | undefined {
+  switch (value) {
+    case "1":
+    case "true":
+      return { stdout: true, stderr: true };
+    case "0":
+    case "false":
+      return { stdout: false, stderr: false };
+    case "stdout":
+      return { stdout: true, stderr: false };
+    case "stderr":
+      return { stdout: false, stderr: true };
+    default:
+      return undefined;
+  }
+}
+
+function ignoreClosedPipe(error: NodeJS.ErrnoException): void {
+  if (error.code !== "EPIPE") throw error;
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {

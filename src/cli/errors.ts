@@ -34,6 +34,8 @@ export class NetworkError extends Error {
   constructor(
     message: string,
     readonly hint?: string,
+    /** For --json: `timeout`, or `unreachable` for everything else. */
+    readonly code: "unreachable" | "timeout" = "unreachable",
   ) {
     super(message);
   }

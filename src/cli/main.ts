@@ -3,6 +3,12 @@ import pkg from "../../package.json" with { type: "json" };
 import type { CliContext } from "./context.js";
 import { exitCodeFor, ExitCode } from "./errors.js";
 import { reportError } from "./report-error.js";
+import { PROGRAM_HELP } from "./help-text.js";
+import { DEFAULT_BASE_URL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from "./settings.js";
+import { completionCommand } from "./commands/completion.js";
+import { configCommand } from "./commands/config/index.js";
+import { keysCommand } from "./commands/keys/index.js";
+import { petsCommand } from "./commands/pets/index.js";
 import { registerServe } from "./commands/serve.js";
 
 export { createProcessContext } from "./context.js";
@@ -19,7 +25,7 @@ export async function main(argv: readonly string[], ctx: CliContext): Promise<nu
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
-    reportError(error, ctx, { json: argv.includes("--json") });
+    reportError(error, ctx, { json: program.opts().json === true || argv.includes("--json") });
     return exitCodeFor(error);
   }
 }
@@ -30,11 +36,38 @@ function buildProgram(ctx: CliContext, setExitCode: (code: number) => void): Com
     .version(pkg.version, "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
+    .configureHelp({ showGlobalOptions: true })
     .configureOutput({
       writeOut: (text) => ctx.io.stdout.write(text),
       writeErr: (text) => ctx.io.stderr.write(text),
+      // One look for every usage error, ours and commander's: "Error: ...".
+      outputError: (text, write) => write(text.replace(/^error: /, "Error: ")),
     });
+  addGlobalOptions(program);
+  program.addHelpText("after", PROGRAM_HELP);
+  program.addCommand(petsCommand(ctx)).addCommand(keysCommand(ctx)).addCommand(configCommand(ctx));
+  program.addCommand(completionCommand(ctx));
   registerServe(program, ctx, setExitCode);
-  for (const command of program.commands) command.exitOverride();
+  inheritSettings(program);
   return program;
+}
+
+function addGlobalOptions(program: Command): void {
+  program
+    .option("--base-url <url>", `API base URL (default ${DEFAULT_BASE_URL})`)
+    .option("--env <name>", "a profile of the config file: production, staging, ...")
+    .option("--api-key <key>", "API key (better: `config set api-key -`)")
+    .option("--json", "JSON on stdout; errors as JSON on stderr")
+    .option("--timeout <ms>", `time limit per request (default ${DEFAULT_TIMEOUT_MS})`)
+    .option("--retries <n>", `retries on 429 and failed GETs (default ${DEFAULT_RETRIES})`)
+    .option("--verbose", "log requests and retries to stderr")
+    .option("--no-color", "no colour (also NO_COLOR; only ever on a TTY)");
+}
+
+/** Commands built with `new Command` do not inherit the root's output and exit handling: copy it down. */
+function inheritSettings(parent: Command): void {
+  for (const command of parent.commands) {
+    command.copyInheritedSettings(parent);
+    inheritSettings(command);
+  }
 }

@@ -1,25 +1,33 @@
 import type { CliContext } from "./context.js";
 import { ApiError, NetworkError, SilentError, UsageError } from "./errors.js";
 
-/** Prints an error to stderr: one line, then a hint where one helps; JSON with --json. */
+/**
+ * Prints an error to stderr: `Error: <message> (<code>, HTTP <status>)`, then a hint where one
+ * helps. With --json, one JSON object instead: the server's Error body, or `{code, message}`
+ * for failures without an answer (code `unreachable`, `timeout` or `cli_error`).
+ */
 export function reportError(error: unknown, ctx: CliContext, options: { json: boolean }): void {
   if (error instanceof SilentError) return;
   const { stderr } = ctx.io;
-  if (error instanceof ApiError) {
-    if (options.json) stderr.write(`${JSON.stringify(error.body)}\n`);
-    else stderr.write(`Error: ${error.body.message} (${error.body.code}, HTTP ${error.body.status})\n`);
-    if (error.hint && !options.json) stderr.write(`${error.hint}\n`);
-    return;
-  }
   if (error instanceof UsageError) {
     stderr.write(`Error: ${error.message}\n(run with --help for usage)\n`);
     return;
   }
-  if (error instanceof NetworkError) {
-    stderr.write(`Error: ${error.message}\n`);
-    if (error.hint) stderr.write(`${error.hint}\n`);
+  if (options.json) {
+    stderr.write(`${JSON.stringify(jsonError(error))}\n`);
     return;
   }
-  const message = error instanceof Error ? error.message : String(error);
-  stderr.write(`Error: ${message}\n`);
+  if (error instanceof ApiError) {
+    stderr.write(`Error: ${error.body.message} (${error.body.code}, HTTP ${error.body.status})\n`);
+  } else {
+    stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+  const hint = error instanceof ApiError || error instanceof NetworkError ? error.hint : undefined;
+  if (hint) stderr.write(`${hint}\n`);
+}
+
+function jsonError(error: unknown): object {
+  if (error instanceof ApiError) return error.body;
+  if (error instanceof NetworkError) return { code: error.code, message: error.message };
+  return { code: "cli_error", message: error instanceof Error ? error.message : String(error) };
 }

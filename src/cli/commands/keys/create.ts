@@ -1,0 +1,75 @@
+import { Command, Option } from "commander";
+import { KEY_NAME_MAX_LENGTH, PLANS, type CreatedKey, type NewKey, type Plan } from "../../../contract/values.js";
+import type { CliContext } from "../../context.js";
+import { UsageError } from "../../errors.js";
+import { integerFlag, textFlag } from "../../internal/flags.js";
+import { withExamples } from "../../internal/help.js";
+import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
+
+interface CreateFlags {
+  plan: Plan;
+  name?: string;
+  perMinute?: string;
+  perDay?: string;
+}
+
+export interface CreateOptions {
+  settings: Settings;
+  key: NewKey;
+}
+
+export function createCommand(ctx: CliContext): Command {
+  const command = new Command("create")
+    .description("Create an API key (admin key needed) and print its secret, which is shown only once")
+    .addOption(new Option("--plan <plan>", "the plan, which sets the rate limits").choices(PLANS).makeOptionMandatory())
+    .option("--name <name>", `a label for the key (at most ${KEY_NAME_MAX_LENGTH} characters)`)
+    .option("--per-minute <n>", "requests per minute (enterprise only, with --per-day)")
+    .option("--per-day <n>", "requests per day (enterprise only, with --per-minute)")
+    .addHelpText(
+      "after",
+      "\nOutput: stdout carries the secret alone on its line (--json: the whole key object);\n" +
+        "the summary and the warning that the secret is not shown again go to stderr.",
+    )
+    .action(async (flags: CreateFlags, self: Command) => {
+      const key = newKeyOf(flags);
+      const settings = await resolveSettings(globalFlagsOf(self), ctx);
+      await runCreate({ settings, key }, ctx);
+    });
+  return withExamples(
+    command,
+    'petstore keys create --plan pro --name "ci"',
+    "PETSTORE_API_KEY=$(petstore keys create --plan free) petstore pets list",
+    "petstore keys create --plan enterprise --per-minute 5000 --per-day 2000000 --json",
+  );
+}
+
+export async function runCreate(options: CreateOptions, ctx: CliContext): Promise<void> {
+  const { withApiClient } = await import("../../http.js");
+  const { printCreatedKey } = await import("../../output/keys.js");
+  const { stderrOf, stdoutOf } = await import("../../output/stream.js");
+  const response = await withApiClient(options.settings, ctx, (api) =>
+    api.request<CreatedKey>("POST", "/keys", { body: options.key }),
+  );
+  const { settings } = options;
+  printCreatedKey(response.body, stdoutOf(ctx, settings), stderrOf(ctx, settings), { json: settings.json });
+}
+
+/** Checks the flags as the server would, so a mistake costs no request: custom limits are enterprise-only. */
+function newKeyOf(flags: CreateFlags): NewKey {
+  const { plan } = flags;
+  const key: NewKey = { plan };
+  const name = textFlag("--name", flags.name, KEY_NAME_MAX_LENGTH);
+  if (name !== undefined) key.name = name;
+  const perMinute = integerFlag("--per-minute", flags.perMinute, undefined, 1, Number.MAX_SAFE_INTEGER);
+  const perDay = integerFlag("--per-day", flags.perDay, undefined, 1, Number.MAX_SAFE_INTEGER);
+  if (plan === "enterprise") {
+    if (perMinute === undefined || perDay === undefined) {
+      throw new UsageError("--plan enterprise needs both --per-minute and --per-day");
+    }
+    return { ...key, perMinute, perDay };
+  }
+  if (perMinute !== undefined || perDay !== undefined) {
+    throw new UsageError(`--per-minute and --per-day are only for --plan enterprise; the ${plan} plan has fixed limits`);
+  }
+  return key;
+}

@@ -1,0 +1,53 @@
+import { Command } from "commander";
+import type { Pet } from "../../../contract/values.js";
+import type { CliContext } from "../../context.js";
+import type { ResponseHeaders } from "../../http.js";
+import { idValue } from "../../internal/flags.js";
+import { withExamples } from "../../internal/help.js";
+import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
+
+export interface GetOptions {
+  settings: Settings;
+  id: number;
+}
+
+export function getCommand(ctx: CliContext): Command {
+  const command = new Command("get")
+    .description("Print one pet by id (the server marks this call deprecated; see `pets list --status`)")
+    .argument("<id>", "the pet's id, a positive integer")
+    .action(async (id: string, _flags: unknown, self: Command) => {
+      const petId = idValue("<id>", id);
+      const settings = await resolveSettings(globalFlagsOf(self), ctx);
+      await runGet({ settings, id: petId }, ctx);
+    });
+  return withExamples(command, "petstore pets get 42", "petstore pets get 42 --json | jq .status");
+}
+
+export async function runGet(options: GetOptions, ctx: CliContext): Promise<void> {
+  const { withApiClient } = await import("../../http.js");
+  const { printPet } = await import("../../output/pets.js");
+  const { stdoutOf } = await import("../../output/stream.js");
+  const onResponse = (headers: ResponseHeaders) => {
+    const notice = deprecationNotice(headers);
+    if (notice) ctx.io.stderr.write(`${notice}\n`);
+  };
+  const response = await withApiClient(options.settings, ctx, (api) =>
+    api.request<Pet>("GET", `/pets/${options.id}`, { onResponse }),
+  );
+  printPet(response.body, stdoutOf(ctx, options.settings), { json: options.settings.json });
+}
+
+/**
+ * The one notice for a response marked with Deprecation (RFC 9745) or Sunset (RFC 8594):
+ * when the call goes away, and what replaces it.
+ */
+export function deprecationNotice(headers: ResponseHeaders): string | undefined {
+  const { deprecation, sunset } = headers;
+  if (deprecation === undefined && sunset === undefined) return undefined;
+  const sunsetAt = sunset === undefined ? Number.NaN : Date.parse(sunset);
+  const removal = Number.isNaN(sunsetAt) ? "" : ` and will be removed on ${new Date(sunsetAt).toISOString().slice(0, 10)}`;
+  return (
+    `Warning: GET /pets/{id}, which \`petstore pets get\` calls, is deprecated${removal}. ` +
+    "Use `petstore pets list --status <status>` instead."
+  );
+}

@@ -1,0 +1,13 @@
+import { Command } from "commander";
+import type { CliContext } from "../../context.js";
+import { addCommand } from "./add.js";
+import { getCommand } from "./get.js";
+import { listCommand } from "./list.js";
+
+export function petsCommand(ctx: CliContext): Command {
+  return new Command("pets")
+    .description("List, add and get pets")
+    .addCommand(listCommand(ctx))
+    .addCommand(addCommand(ctx))
+    .addCommand(getCommand(ctx));
+}

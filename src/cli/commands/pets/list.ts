@@ -1,0 +1,90 @@
+import { Command, Option } from "commander";
+import { LIST_LIMIT_MAX, LIST_LIMIT_MIN, PET_STATUSES, type Pet, type PetStatus } from "../../../contract/values.js";
+import type { CliContext } from "../../context.js";
+import type { ApiClient, ApiResponse } from "../../http.js";
+import { integerFlag } from "../../internal/flags.js";
+import { withExamples } from "../../internal/help.js";
+import { linkWithRel } from "../../internal/link-header.js";
+import type { Progress } from "../../output/progress.js";
+import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
+
+interface ListFlags {
+  status?: PetStatus;
+  limit?: string;
+  all?: boolean;
+}
+
+export interface ListOptions {
+  settings: Settings;
+  status?: PetStatus;
+  /** Page size; the server's default (20) when absent, or 100 with --all. */
+  limit?: number;
+  all: boolean;
+}
+
+export function listCommand(ctx: CliContext): Command {
+  const command = new Command("list")
+    .description("List pets: a table on a terminal, tab-separated lines when piped, JSON with --json")
+    .addOption(new Option("--status <status>", "only pets with this status").choices(PET_STATUSES))
+    .option("--limit <n>", `pets per page, ${LIST_LIMIT_MIN} to ${LIST_LIMIT_MAX} (server default 20; 100 with --all)`)
+    .option("--all", 'follow Link: rel="next" to the last page')
+    .action(async (flags: ListFlags, self: Command) => {
+      const limit = integerFlag("--limit", flags.limit, undefined, LIST_LIMIT_MIN, LIST_LIMIT_MAX);
+      const settings = await resolveSettings(globalFlagsOf(self), ctx);
+      await runList({ settings, status: flags.status, limit, all: flags.all === true }, ctx);
+    });
+  return withExamples(
+    command,
+    "petstore pets list --status available",
+    "petstore pets list --all --json > pets.json",
+    "petstore pets list --all | cut -f2        # names only",
+  );
+}
+
+export async function runList(options: ListOptions, ctx: CliContext): Promise<void> {
+  const { withApiClient } = await import("../../http.js");
+  const { printPets } = await import("../../output/pets.js");
+  const { createProgress } = await import("../../output/progress.js");
+  const { stderrOf, stdoutOf } = await import("../../output/stream.js");
+  const stdout = stdoutOf(ctx, options.settings);
+  const stderr = stderrOf(ctx, options.settings);
+  const progress = createProgress(stderr);
+  const { pets, more } = await withApiClient(options.settings, ctx, (api) => fetchPets(api, options, progress)).finally(
+    () => progress.done(),
+  );
+  printPets(pets, stdout, { json: options.settings.json });
+  if (stdout.isTTY && !options.settings.json) {
+    if (pets.length === 0) ctx.io.stderr.write("No pets found.\n");
+    else if (more) ctx.io.stderr.write(`Showing ${count(pets.length, "pet")}; more follow: add --all to fetch every page.\n`);
+  }
+}
+
+async function fetchPets(api: ApiClient, options: ListOptions, progress: Progress): Promise<{ pets: Pet[]; more: boolean }> {
+  const limit = options.limit ?? (options.all ? LIST_LIMIT_MAX : undefined);
+  const pets: Pet[] = [];
+  const seen = new Set<string>();
+  let target: string | undefined = "/pets";
+  let query: Record<string, string | number | undefined> | undefined = { status: options.status, limit };
+  for (let page = 1; target !== undefined; page++) {
+    const response: ApiResponse<unknown> = await api.request("GET", target, { query });
+    pets.push(...expectArray<Pet>(response.body, response.url));
+    const next = linkWithRel(response.headers.link, "next", response.url);
+    if (!options.all) return { pets, more: next !== undefined };
+    progress.update(`Fetched ${count(pets.length, "pet")} (${count(page, "page")})…`);
+    if (next !== undefined && seen.has(next)) throw new Error(`the server's next link repeats a page: ${next}`);
+    if (next !== undefined) seen.add(next);
+    // The next link already carries status, limit and the cursor.
+    target = next;
+    query = undefined;
+  }
+  return { pets, more: false };
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+function expectArray<T>(body: unknown, url: string): T[] {
+  if (!Array.isArray(body)) throw new Error(`expected a JSON array of pets from ${url}`);
+  return body as T[];
+}

@@ -1,0 +1,39 @@
+import { DEFAULT_BASE_URL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from "./settings.js";
+
+/** Printed after `petstore --help`: where settings come from, the output, the exit codes. */
+export const PROGRAM_HELP = `
+Examples:
+  $ petstore pets list --status available
+  $ petstore --env staging pets add --name Rex --category 1
+  $ petstore config set api-key - --env production < key.txt
+  $ petstore keys create --plan pro --name ci
+
+Environment variables:
+  PETSTORE_BASE_URL  API base URL (default ${DEFAULT_BASE_URL})
+  PETSTORE_ENV       a profile of the config file: production, staging, ...
+  PETSTORE_API_KEY   API key, sent as Authorization: Bearer <key>
+  PETSTORE_CONFIG    config file (default $XDG_CONFIG_HOME/petstore/config.json,
+                     else ~/.config/petstore/config.json)
+  NO_COLOR           no colour; colour is only ever used on a terminal
+  serve also reads PETSTORE_PORT, PETSTORE_HOST, PETSTORE_DB, PETSTORE_ADMIN_KEY
+  and PETSTORE_SERVE_CONFIG (see petstore serve --help).
+  A flag wins over the environment, which wins over the config file (the --env
+  profile, else its top level), which wins over the default.
+
+Output:
+  Data goes to stdout: a table on a terminal, tab-separated lines (no header)
+  when piped, JSON with --json. Progress, notices and errors go to stderr:
+  "Error: <message> (<code>, HTTP <status>)" and a hint, or with --json the
+  JSON Error object. Each request times out after --timeout ms (default ${DEFAULT_TIMEOUT_MS});
+  a 429 is retried up to --retries times (default ${DEFAULT_RETRIES}) after its Retry-After,
+  a GET also after refused connections and 502/503/504.
+
+Exit codes:
+  0  success
+  1  any other failure (HTTP 400, 5xx, an unexpected answer)
+  2  usage error: a bad command, flag or argument; nothing was sent
+  3  not authenticated or not allowed (HTTP 401, 403)
+  4  not found (HTTP 404)
+  5  still rate-limited after the retries (HTTP 429)
+  6  server unreachable, or no answer within --timeout
+`;

@@ -1,0 +1,33 @@
+// Flag and argument checks shared by the verbs. Each throws UsageError (exit 2) before any request.
+import { UsageError } from "../errors.js";
+
+/** Parses an integer flag in [min, max]; absent means the fallback. */
+export function integerFlag(name: string, value: string | undefined, fallback: number, min: number, max: number): number;
+export function integerFlag(name: string, value: string | undefined, fallback: undefined, min: number, max: number): number | undefined;
+export function integerFlag(
+  name: string,
+  value: string | undefined,
+  fallback: number | undefined,
+  min: number,
+  max: number,
+): number | undefined {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`${name} must be an integer from ${min} to ${max}, got "${value}"`);
+  }
+  return Number(value);
+}
+
+/** A record id: a positive integer (int64 within JavaScript's safe range). */
+export function idValue(name: string, value: string): number {
+  return integerFlag(name, value, undefined, 1, Number.MAX_SAFE_INTEGER) as number;
+}
+
+/** A text flag that must not be blank and has a maximum length. */
+export function textFlag(name: string, value: string | undefined, maxLength: number): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === "") throw new UsageError(`${name} must not be empty`);
+  if (value.length > maxLength) throw new UsageError(`${name} must be at most ${maxLength} characters`);
+  return value;
+}
+

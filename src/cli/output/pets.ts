@@ -1,0 +1,28 @@
+import type { Pet } from "../../contract/values.js";
+import { colorStatus, colorsFor } from "./colors.js";
+import { renderJson } from "./json.js";
+import { outputMode, type OutStream } from "./stream.js";
+import { renderTable } from "./table.js";
+import { renderTsv } from "./tsv.js";
+
+const HEAD = ["ID", "NAME", "CATEGORY", "STATUS"];
+
+/** A list of pets: a table on a TTY, tab-separated `id name categoryId status` otherwise, or a JSON array. */
+export function printPets(pets: readonly Pet[], stream: OutStream, options: { json: boolean }): void {
+  const mode = outputMode(options.json, stream);
+  if (mode === "json") stream.write(renderJson(pets));
+  else if (mode === "tsv") stream.write(renderTsv(pets.map((pet) => [pet.id, pet.name, pet.categoryId, pet.status])));
+  else if (pets.length > 0) stream.write(petTable(pets, stream));
+}
+
+/** One pet, as `pets list` would show it; with --json the Pet object itself. */
+export function printPet(pet: Pet, stream: OutStream, options: { json: boolean }): void {
+  if (options.json) stream.write(renderJson(pet));
+  else printPets([pet], stream, options);
+}
+
+function petTable(pets: readonly Pet[], stream: OutStream): string {
+  const chalk = colorsFor(stream);
+  const rows = pets.map((pet) => [String(pet.id), pet.name, String(pet.categoryId), colorStatus(chalk, pet.status)]);
+  return renderTable(HEAD, rows, chalk);
+}

@@ -1,0 +1,77 @@
+import { mkdtemp, readFile, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
+import { createTestContext, type TestContextOptions } from "./helpers/test-context.js";
+
+let home: string;
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), "petstore-config-cmd-"));
+});
+
+async function run(argv: string[], options: TestContextOptions = {}) {
+  const test = createTestContext({ homedir: home, ...options });
+  const code = await main(argv, test.ctx);
+  return { code, stdout: test.stdout(), stderr: test.stderr() };
+}
+
+const defaultPath = () => join(home, ".config", "petstore", "config.json");
+const readJson = async (path: string) => JSON.parse(await readFile(path, "utf8")) as unknown;
+
+describe("config set, get and list", () => {
+  it("writes ~/.config/petstore/config.json with mode 0600 and reads it back", async () => {
+    expect(await run(["config", "set", "base-url", "http://127.0.0.1:4000/v1"])).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect((await stat(defaultPath())).mode & 0o777).toBe(0o600);
+    expect(await readJson(defaultPath())).toEqual({ baseUrl: "http://127.0.0.1:4000/v1" });
+    expect(await run(["config", "get", "base-url"])).toEqual({ code: 0, stdout: "http://127.0.0.1:4000/v1\n", stderr: "" });
+  });
+
+  it("reads the key from stdin with `-`, so it stays out of shell history", async () => {
+    await run(["config", "set", "api-key", "-", "--env", "staging"], { stdin: "ps_from_stdin_abcdefghijkl\n" });
+    expect(await readJson(defaultPath())).toEqual({ profiles: { staging: { apiKey: "ps_from_stdin_abcdefghijkl" } } });
+    expect((await run(["config", "get", "api-key", "--env", "staging"])).stdout).toBe("ps_from_stdin_abcdefghijkl\n");
+  });
+
+  it("refuses an empty value from stdin", async () => {
+    const result = await run(["config", "set", "api-key", "-"], { stdin: "\n" });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^Error: the value for api-key is empty/);
+  });
+
+  it("writes to $XDG_CONFIG_HOME/petstore/config.json, or to $PETSTORE_CONFIG", async () => {
+    await run(["config", "set", "base-url", "http://x/v1"], { env: { XDG_CONFIG_HOME: join(home, "xdg") } });
+    expect(await readJson(join(home, "xdg", "petstore", "config.json"))).toEqual({ baseUrl: "http://x/v1" });
+    await run(["config", "set", "base-url", "http://y/v1"], { env: { PETSTORE_CONFIG: join(home, "p.json"), XDG_CONFIG_HOME: join(home, "xdg") } });
+    expect(await readJson(join(home, "p.json"))).toEqual({ baseUrl: "http://y/v1" });
+  });
+
+  it("writes into the PETSTORE_ENV profile like --env", async () => {
+    await run(["config", "set", "base-url", "https://prod.example/v1"], { env: { PETSTORE_ENV: "production" } });
+    expect(await readJson(defaultPath())).toEqual({ profiles: { production: { baseUrl: "https://prod.example/v1" } } });
+  });
+
+  it("lists key=value lines with profiles prefixed and API keys masked", async () => {
+    await run(["config", "set", "base-url", "http://127.0.0.1:3000/v1"]);
+    await run(["config", "set", "api-key", "ps_abcdefghijklmnopqrstuvwxyz"]);
+    await run(["config", "set", "base-url", "https://staging.example/v1", "--env", "staging"]);
+    await run(["config", "set", "api-key", "ps_stagingkey_0123456789", "--env", "staging"]);
+    expect((await run(["config", "list"])).stdout).toBe(
+      "base-url=http://127.0.0.1:3000/v1\napi-key=ps_ab…wxyz\nstaging.base-url=https://staging.example/v1\nstaging.api-key=ps_st…6789\n",
+    );
+    expect((await run(["config", "list", "--env", "staging"])).stdout).toBe("base-url=https://staging.example/v1\napi-key=ps_st…6789\n");
+    const json = JSON.parse((await run(["config", "list", "--json"])).stdout) as { apiKey: string; profiles: { staging: { apiKey: string } } };
+    expect(json.apiKey).toBe("ps_ab…wxyz");
+    expect(json.profiles.staging.apiKey).toBe("ps_st…6789");
+  });
+
+  it("exits 1 when the key is not set", async () => {
+    const result = await run(["config", "get", "api-key"]);
+    expect(result).toEqual({ code: 1, stdout: "", stderr: `Error: api-key is not set in ${defaultPath()}\n` });
+  });
+
+  it("confirms on a terminal", async () => {
+    const result = await run(["config", "set", "base-url", "http://x/v1", "--env", "qa"], { isStderrTTY: true });
+    expect(result.stderr).toBe(`Set base-url for environment qa in ${defaultPath()}.\n`);
+  });
+});

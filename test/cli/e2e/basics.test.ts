@@ -1,0 +1,95 @@
+// The binary itself: help, version, completion scripts, usage errors, a closed pipe.
+import { execFileSync, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import pkg from "../../../package.json" with { type: "json" };
+import { BIN } from "../../helpers/serve-process.js";
+import { runCli } from "../helpers/run-cli.js";
+
+describe("petstore --help", () => {
+  it("documents the exit codes and the environment variables on stdout, exit 0", async () => {
+    const result = await runCli(["--help"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Exit codes:\n {2}0 {2}success\n {2}1 {2}.+\n {2}2 {2}usage error.+\n {2}3 .+401, 403.+\n {2}4 .+404.+\n {2}5 .+429.+\n {2}6 {2}server unreachable/);
+    expect(result.stdout).toMatch(/Environment variables:\n {2}PETSTORE_BASE_URL .+\n {2}PETSTORE_ENV .+\n {2}PETSTORE_API_KEY/);
+    expect(result.stderr).toBe("");
+  });
+
+  it("prints the version", async () => {
+    expect(await runCli(["--version"])).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
+  });
+
+  it("exits 2 with usage on stderr without a command", async () => {
+    const result = await runCli([]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("Usage: petstore");
+  });
+});
+
+describe("usage errors, before any request", () => {
+  it.each([
+    [["pets", "list", "--limit", "0"], "--limit must be an integer from 1 to 100"],
+    [["pets", "list", "--status", "lost"], "Allowed choices are available, pending, sold."],
+    [["pets", "get", "1.5"], "<id> must be an integer"],
+    [["keys", "create", "--plan", "gold"], "Allowed choices are free, pro, business, enterprise."],
+  ])("%j exits 2", async (args, message) => {
+    // No server anywhere near: a request would exit 6, not 2.
+    const result = await runCli(args, { env: { PETSTORE_BASE_URL: "http://127.0.0.1:9/v1" } });
+    expect(result).toMatchObject({ code: 2, stdout: "" });
+    expect(result.stderr).toContain(`Error: `);
+    expect(result.stderr).toContain(message);
+  });
+});
+
+describe("petstore completion", () => {
+  it("prints a bash script that bash accepts and that completes the commands", async () => {
+    const result = await runCli(["completion", "bash"]);
+    expect(result.code).toBe(0);
+    const script = `${result.stdout}\nCOMP_WORDS=(petstore pets ""); COMP_CWORD=2; _petstore_completions; echo "\${COMPREPLY[*]}"`;
+    expect(execFileSync("bash", ["-c", script], { encoding: "utf8" })).toBe("list add get\n");
+  });
+
+  it.each(["zsh", "fish"])("prints a %s script", async (shell) => {
+    const result = await runCli(["completion", shell]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(shell === "zsh" ? "compdef _petstore petstore" : "complete -c petstore");
+  });
+});
+
+it("stops quietly, exit 0, when the reader of stdout goes away (| head)", async () => {
+  const child = spawn(process.execPath, [BIN, "--help"], { stdio: ["ignore", "pipe", "pipe"] });
+  // Closed before the CLI has started: its first write to stdout meets EPIPE.
+  child.stdout.destroy();
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const code = await new Promise((resolve) => child.once("close", resolve));
+  expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+});
+
+describe("the bundle", () => {
+  const dist = fileURLToPath(new URL("../../../dist/", import.meta.url));
+  const importsOf = (file: string) => {
+    const text = readFileSync(join(dist, file), "utf8");
+    const local = [...text.matchAll(/(?:from\s*|import\s*\(\s*|import\s+)"\.\/([^"]+\.js)"/g)].map((match) => match[1]!);
+    const packages = [...text.matchAll(/(?:from\s*|import\s*\(\s*|import\s+)"([^."][^"]*)"/g)].map((match) => match[1]!);
+    return { local, packages };
+  };
+
+  it("never loads the server's modules (h3, listhen, lowdb) or zod for a client command", () => {
+    // Everything cli.js can reach, statically or lazily, except the chunk behind `serve`.
+    const reached = new Set<string>();
+    const queue = ["cli.js"];
+    while (queue.length > 0) {
+      const file = queue.pop()!;
+      if (reached.has(file) || /^(serve|openapi)-/.test(file)) continue;
+      reached.add(file);
+      queue.push(...importsOf(file).local);
+    }
+    expect([...reached].some((file) => file.startsWith("http-"))).toBe(true);
+    const packages = [...reached].flatMap((file) => importsOf(file).packages);
+    expect(packages.filter((name) => /^(h3|listhen|lowdb|zod)(\/|$)/.test(name))).toEqual([]);
+  });
+});

@@ -1,0 +1,111 @@
+// Failures as a user meets them: no key, no server, a slow server, a rate limiter in front.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startServeProcess, type ServeProcess } from "../../helpers/serve-process.js";
+import { errorResponse, startFakeApi, unusedBaseUrl, type FakeApi } from "../helpers/fake-api.js";
+import { runCli } from "../helpers/run-cli.js";
+
+let server: ServeProcess;
+let fake: FakeApi | undefined;
+
+beforeAll(async () => {
+  server = await startServeProcess();
+});
+afterAll(() => server.stop());
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+describe("authentication", () => {
+  it("exits 3 and says how to set a key when none is sent", async () => {
+    const result = await runCli(["pets", "list"], { env: { PETSTORE_BASE_URL: server.baseUrl } });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(
+      /^Error: .+ \(unauthorized, HTTP 401\)\nNo API key was sent\. Set one with --api-key, PETSTORE_API_KEY, or `petstore config set api-key -` \(reads the key from stdin\)\.\n$/,
+    );
+  });
+
+  it("prints the JSON Error object on stderr with --json", async () => {
+    const result = await runCli(["pets", "list", "--json", "--api-key", "ps_wrong_key_000000000000"], { env: { PETSTORE_BASE_URL: server.baseUrl } });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe("");
+    const body = JSON.parse(result.stderr) as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual(["code", "message", "status"]);
+    expect(body).toMatchObject({ code: "unauthorized", status: 401 });
+  });
+});
+
+describe("no server", () => {
+  it("exits 6 and asks whether a server runs at the base URL it names", async () => {
+    const baseUrl = await unusedBaseUrl();
+    const result = await runCli(["pets", "list", "--retries", "0"], { env: { PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: "k" } });
+    expect(result.code).toBe(6);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toBe(
+      `Error: connection refused by ${new URL(baseUrl).origin}\n` +
+        `Is a server running at ${baseUrl}? Start one with \`petstore serve\`, or choose another with --base-url, PETSTORE_BASE_URL or --env.\n`,
+    );
+  });
+
+  it("retries a refused GET before giving up, and shows the retries with --verbose", async () => {
+    const baseUrl = await unusedBaseUrl();
+    const result = await runCli(["pets", "list", "--retries", "2", "--verbose"], { env: { PETSTORE_BASE_URL: baseUrl } });
+    expect(result.code).toBe(6);
+    expect(result.stderr.match(/^> GET /gm)).toHaveLength(3);
+    expect(result.stderr.match(/^Retrying in \d+\.\d s after connection refused by .+ \(retry \d of 2\)$/gm)).toHaveLength(2);
+  });
+
+  it("exits 6 when the server does not answer within --timeout", async () => {
+    fake = await startFakeApi([{ status: 200, hang: true }]);
+    const result = await runCli(["pets", "list", "--timeout", "200"], { env: { PETSTORE_BASE_URL: fake.baseUrl } });
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/^Error: no answer from http:\/\/127\.0\.0\.1:\d+ within 200 ms\n/);
+    expect(fake.requests).toHaveLength(1);
+  });
+});
+
+describe("retries against a rate limiter in front of the API", () => {
+  const pets = [{ id: 1, name: "Rex", categoryId: 1, status: "available" }];
+
+  it("waits for Retry-After after a 429 and then succeeds", async () => {
+    fake = await startFakeApi([errorResponse(429, "rate_limited", "slow down", { "retry-after": "1" }), { status: 200, body: pets }]);
+    const result = await runCli(["pets", "list", "--verbose"], { env: { PETSTORE_BASE_URL: fake.baseUrl, PETSTORE_API_KEY: "k" } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("1\tRex\t1\tavailable\n");
+    expect(result.stderr).toContain("Retrying in 1.0 s after HTTP 429 (retry 1 of 3)\n");
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it("retries a POST on 429", async () => {
+    fake = await startFakeApi([errorResponse(429, "rate_limited", "slow down", { "retry-after": "0" }), { status: 201, body: pets[0] }]);
+    const result = await runCli(["pets", "add", "--name", "Rex", "--category", "1"], { env: { PETSTORE_BASE_URL: fake.baseUrl } });
+    expect(result).toMatchObject({ code: 0, stdout: "1\tRex\t1\tavailable\n" });
+    expect(fake.requests.map((request) => request.method)).toEqual(["POST", "POST"]);
+  });
+
+  it("exits 5 when still rate-limited after --retries", async () => {
+    fake = await startFakeApi([errorResponse(429, "rate_limited", "slow down", { "retry-after": "0" })]);
+    const result = await runCli(["pets", "list", "--retries", "2"], { env: { PETSTORE_BASE_URL: fake.baseUrl } });
+    expect(result.code).toBe(5);
+    expect(result.stderr).toBe("Error: slow down (rate_limited, HTTP 429)\nStill rate-limited after 2 retries; retry in 1 s.\n");
+    expect(fake.requests).toHaveLength(3);
+  });
+
+  it("retries a GET on 503 but not a POST, and exits 1 for a 5xx", async () => {
+    fake = await startFakeApi([errorResponse(503, "storage_unavailable", "busy")]);
+    const get = await runCli(["pets", "list", "--retries", "1"], { env: { PETSTORE_BASE_URL: fake.baseUrl } });
+    expect(get.code).toBe(1);
+    expect(fake.requests).toHaveLength(2);
+    const post = await runCli(["pets", "add", "--name", "Rex", "--category", "1"], { env: { PETSTORE_BASE_URL: fake.baseUrl } });
+    expect(post.code).toBe(1);
+    expect(post.stderr).toMatch(/^Error: busy \(storage_unavailable, HTTP 503\)\n/);
+    expect(fake.requests).toHaveLength(3);
+  });
+
+  it("exits 1 for a 400", async () => {
+    fake = await startFakeApi([errorResponse(400, "invalid_body", "name: must not be empty")]);
+    const result = await runCli(["pets", "add", "--name", "Rex", "--category", "1"], { env: { PETSTORE_BASE_URL: fake.baseUrl } });
+    expect(result).toEqual({ code: 1, stdout: "", stderr: "Error: name: must not be empty (invalid_body, HTTP 400)\n" });
+  });
+});

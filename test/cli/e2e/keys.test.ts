@@ -1,0 +1,103 @@
+// `petstore keys ...` against the real server, and the real server's 429.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServeProcess, type ServeProcess } from "../../helpers/serve-process.js";
+import { runCli, type RunOptions } from "../helpers/run-cli.js";
+
+let server: ServeProcess;
+beforeAll(async () => {
+  server = await startServeProcess();
+});
+afterAll(() => server.stop());
+
+const petstore = (args: string[], options: RunOptions = {}) =>
+  runCli(args, { ...options, env: { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: server.adminKey, ...options.env } });
+const WARNING = "Warning: save the secret now: it is not shown again.\n";
+
+describe("keys create", () => {
+  it("prints the secret alone on stdout and the warning on stderr, and the key works", async () => {
+    const result = await petstore(["keys", "create", "--plan", "pro", "--name", "ci"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^\S{16,}\n$/);
+    expect(result.stderr).toMatch(/^Created pro key \S+ "ci" \(\S+…, 300\/min, 10000\/day\)\.\n/);
+    expect(result.stderr).toContain(WARNING);
+    const secret = result.stdout.trim();
+    expect(result.stderr).not.toContain(secret);
+    const list = await petstore(["pets", "list"], { env: { PETSTORE_API_KEY: secret } });
+    expect(list).toMatchObject({ code: 0, stderr: "" });
+  });
+
+  it("prints the same on a TTY: the secret on stdout, the warning on stderr", async () => {
+    const result = await petstore(["keys", "create", "--plan", "free"], { tty: true });
+    expect(result.stdout).toMatch(/^\S{16,}\n$/);
+    expect(result.stderr).toContain("it is not shown again");
+  });
+
+  it("prints the whole object with --json", async () => {
+    const result = await petstore(["keys", "create", "--plan", "enterprise", "--per-minute", "50", "--per-day", "900", "--json"]);
+    expect(JSON.parse(result.stdout)).toEqual({
+      id: expect.any(String),
+      key: expect.any(String),
+      prefix: expect.any(String),
+      plan: "enterprise",
+      name: null,
+      limits: { perMinute: 50, perDay: 900 },
+      createdAt: expect.any(String),
+    });
+    expect(result.stderr).toContain(WARNING);
+  });
+
+  it("stops an unknown plan before any request, with exit code 2", async () => {
+    const result = await petstore(["keys", "create", "--plan", "platinum"]);
+    expect(result).toMatchObject({ code: 2, stdout: "" });
+    expect(result.stderr).toContain("Allowed choices are free, pro, business, enterprise.");
+  });
+
+  it("exits 3 with a hint when the key is not an admin key", async () => {
+    const secret = (await petstore(["keys", "create", "--plan", "free"])).stdout.trim();
+    const result = await petstore(["keys", "create", "--plan", "free"], { env: { PETSTORE_API_KEY: secret } });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^Error: .+ \(forbidden, HTTP 403\)\nManaging keys needs an admin key/);
+  });
+});
+
+describe("keys list and revoke", () => {
+  it("lists keys as tab-separated lines, a table on a TTY, JSON with --json", async () => {
+    const created = JSON.parse((await petstore(["keys", "create", "--plan", "business", "--name", "listed", "--json"])).stdout) as { id: string; prefix: string };
+    const tsv = await petstore(["keys", "list"]);
+    const line = tsv.stdout.split("\n").find((row) => row.startsWith(`${created.id}\t`));
+    expect(line?.split("\t").slice(0, 7)).toEqual([created.id, created.prefix, "business", "listed", "1000", "100000", "false"]);
+    const table = await petstore(["keys", "list", "--no-color"], { tty: true });
+    expect(table.stdout.split("\n")[0]?.split(/\s{2,}/)).toEqual(["ID", "PREFIX", "PLAN", "NAME", "PER MINUTE", "PER DAY", "CREATED", "LAST USED", "STATE"]);
+    const json = JSON.parse((await petstore(["keys", "list", "--json"])).stdout) as { id: string; key?: string }[];
+    expect(json.find((key) => key.id === created.id)).toMatchObject({ plan: "business", name: "listed", revokedAt: null });
+    expect(json.every((key) => key.key === undefined)).toBe(true);
+  });
+
+  it("revokes a key: exit 0, then the key gets 401 (exit 3); an unknown id exits 4", async () => {
+    const created = JSON.parse((await petstore(["keys", "create", "--plan", "free", "--json"])).stdout) as { id: string; key: string };
+    expect(await petstore(["keys", "revoke", created.id])).toEqual({ code: 0, stdout: "", stderr: "" });
+    const refused = await petstore(["pets", "list"], { env: { PETSTORE_API_KEY: created.key } });
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(/\(unauthorized, HTTP 401\)\nThe API key was refused\. Set another with --api-key, PETSTORE_API_KEY, or `petstore config set api-key -`/);
+    const unknown = await petstore(["keys", "revoke", "key_doesnotexist"]);
+    expect(unknown.code).toBe(4);
+    expect(unknown.stderr).toMatch(/\(not_found, HTTP 404\)/);
+  });
+});
+
+describe("the real server's 429", () => {
+  it("exits 5 and says when to retry once a key is over its limit", async () => {
+    const key = (await petstore(["keys", "create", "--plan", "enterprise", "--per-minute", "2", "--per-day", "100"])).stdout.trim();
+    const asKey = { env: { PETSTORE_API_KEY: key } };
+    expect((await petstore(["pets", "list"], asKey)).code).toBe(0);
+    expect((await petstore(["pets", "list"], asKey)).code).toBe(0);
+    // --retries 0: the server's Retry-After is up to a minute away.
+    const limited = await petstore(["pets", "list", "--retries", "0"], asKey);
+    expect(limited.code).toBe(5);
+    expect(limited.stdout).toBe("");
+    expect(limited.stderr).toMatch(/^Error: .+ \(rate_limited, HTTP 429\)\nRate-limited; retry in ([1-9]|[1-5]\d|60) s\.\n$/);
+    const json = await petstore(["pets", "list", "--retries", "0", "--json"], asKey);
+    expect(json.code).toBe(5);
+    expect(JSON.parse(json.stderr)).toMatchObject({ code: expect.stringMatching(/^(rate_limited|key_banned)$/), status: 429 });
+  });
+});

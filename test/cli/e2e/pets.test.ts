@@ -1,0 +1,136 @@
+// `petstore pets ...` as a user runs it: the built CLI against the real server.
+import { stripVTControlCharacters } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServeProcess, type ServeProcess } from "../../helpers/serve-process.js";
+import { runCli, type RunOptions } from "../helpers/run-cli.js";
+
+let server: ServeProcess;
+const ESC = "\u001b[";
+
+beforeAll(async () => {
+  server = await startServeProcess();
+  // Five pets, created one after the other so their ids are 1..5.
+  const seed = [
+    ["Rex", "1", "available"],
+    ["Tom", "2", "pending"],
+    ["Kit", "2", "sold"],
+    ["Max", "1", "available"],
+    ["Bob", "3", "available"],
+  ];
+  for (const [name, category, status] of seed) {
+    const result = await petstore(["pets", "add", "--name", name!, "--category", category!, "--status", status!]);
+    expect(result.code).toBe(0);
+  }
+});
+afterAll(() => server.stop());
+
+const petstore = (args: string[], options: RunOptions = {}) =>
+  runCli(args, { ...options, env: { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: server.adminKey, ...options.env } });
+
+const rows = ["1\tRex\t1\tavailable", "2\tTom\t2\tpending", "3\tKit\t2\tsold", "4\tMax\t1\tavailable", "5\tBob\t3\tavailable"];
+
+describe("pets list", () => {
+  it("prints tab-separated lines, no header, no colour, when stdout is not a TTY", async () => {
+    const result = await petstore(["pets", "list"]);
+    expect(result).toEqual({ code: 0, stdout: `${rows.join("\n")}\n`, stderr: "" });
+  });
+
+  it("prints a table with ID, NAME, CATEGORY, STATUS and coloured statuses on a TTY", async () => {
+    const result = await petstore(["pets", "list"], { tty: true });
+    expect(result.code).toBe(0);
+    const lines = stripVTControlCharacters(result.stdout).split("\n");
+    expect(lines[0]?.split(/\s+/)).toEqual(["ID", "NAME", "CATEGORY", "STATUS"]);
+    expect(lines[1]).toMatch(/^1\s+Rex\s+1\s+available$/);
+    expect(result.stdout).toContain(`${ESC}32mavailable${ESC}39m`);
+    expect(result.stdout).toContain(`${ESC}33mpending${ESC}39m`);
+    expect(result.stdout).toContain(`${ESC}31msold${ESC}39m`);
+  });
+
+  it.each([
+    ["NO_COLOR", [], { NO_COLOR: "1" }],
+    ["--no-color", ["--no-color"], {}],
+  ] as const)("prints the table without colour under %s", async (_name, flags, env) => {
+    const result = await petstore(["pets", "list", ...flags], { tty: true, env });
+    expect(result.stdout).toMatch(/^ID\s+NAME\s+CATEGORY\s+STATUS\n1\s+Rex/);
+    expect(result.stdout).not.toContain(ESC);
+  });
+
+  it("prints a JSON array of Pet with --json", async () => {
+    const result = await petstore(["pets", "list", "--json"], { tty: true });
+    expect(JSON.parse(result.stdout)).toEqual([
+      { id: 1, name: "Rex", categoryId: 1, status: "available" },
+      { id: 2, name: "Tom", categoryId: 2, status: "pending" },
+      { id: 3, name: "Kit", categoryId: 2, status: "sold" },
+      { id: 4, name: "Max", categoryId: 1, status: "available" },
+      { id: 5, name: "Bob", categoryId: 3, status: "available" },
+    ]);
+  });
+
+  it("filters by --status and stops at --limit", async () => {
+    expect((await petstore(["pets", "list", "--status", "available"])).stdout).toBe(`${[rows[0], rows[3], rows[4]].join("\n")}\n`);
+    expect((await petstore(["pets", "list", "--limit", "2"])).stdout).toBe(`${rows.slice(0, 2).join("\n")}\n`);
+  });
+
+  it("follows the Link rel=next pages to the last with --all", async () => {
+    const result = await petstore(["pets", "list", "--all", "--limit", "2", "--verbose"]);
+    expect(result.stdout).toBe(`${rows.join("\n")}\n`);
+    expect(result.stderr.match(/^> GET /gm)).toHaveLength(3);
+    const filtered = await petstore(["pets", "list", "--all", "--limit", "1", "--status", "available"]);
+    expect(filtered.stdout).toBe(`${[rows[0], rows[3], rows[4]].join("\n")}\n`);
+  });
+
+  it("shows progress on stderr only when stderr is a TTY", async () => {
+    const tty = await petstore(["pets", "list", "--all", "--limit", "2"], { env: { PETSTORE_FORCE_TTY: "stderr" } });
+    expect(tty.stdout).toBe(`${rows.join("\n")}\n`);
+    expect(tty.stderr).toContain("Fetched 5 pets (3 pages)…");
+    const piped = await petstore(["pets", "list", "--all", "--limit", "2"]);
+    expect(piped.stderr).toBe("");
+  });
+});
+
+describe("pets add", () => {
+  it("prints the created pet as a line, or the Pet object with --json", async () => {
+    const line = await petstore(["pets", "add", "--name", "Zed", "--category", "9"]);
+    expect(line.code).toBe(0);
+    expect(line.stdout).toMatch(/^\d+\tZed\t9\tavailable\n$/);
+    const json = await petstore(["pets", "add", "--name", "Ann", "--category", "4", "--status", "sold", "--json"]);
+    const pet = JSON.parse(json.stdout) as Record<string, unknown>;
+    expect(pet).toEqual({ id: expect.any(Number), name: "Ann", categoryId: 4, status: "sold" });
+    const got = await petstore(["pets", "get", String(pet.id), "--json"]);
+    expect(JSON.parse(got.stdout)).toEqual(pet);
+  });
+
+  it("stops a bad category before any request, with exit code 2", async () => {
+    const result = await petstore(["pets", "add", "--name", "Rex", "--category", "one"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Error: --category must be an integer from 1 to 9007199254740991, got "one"');
+  });
+});
+
+describe("pets get", () => {
+  const notice =
+    "Warning: GET /pets/{id}, which `petstore pets get` calls, is deprecated and will be removed on 2030-12-05. " +
+    "Use `petstore pets list --status <status>` instead.\n";
+
+  it("prints the pet and one notice naming the removal date and the replacement", async () => {
+    expect(await petstore(["pets", "get", "2"])).toEqual({ code: 0, stdout: "2\tTom\t2\tpending\n", stderr: notice });
+  });
+
+  it("prints a one-row table on a TTY", async () => {
+    const result = await petstore(["pets", "get", "2", "--no-color"], { tty: true });
+    expect(result.stdout).toMatch(/^ID\s+NAME\s+CATEGORY\s+STATUS\n2\s+Tom\s+2\s+pending\n$/);
+  });
+
+  it("exits 4 for an unknown id", async () => {
+    const result = await petstore(["pets", "get", "999"]);
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/^Error: .+ \(not_found, HTTP 404\)$/m);
+  });
+
+  it("exits 2 for an id that is not an integer", async () => {
+    const result = await petstore(["pets", "get", "two"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^Error: <id> must be an integer/);
+  });
+});

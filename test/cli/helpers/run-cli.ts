@@ -1,0 +1,58 @@
+// Runs the built CLI (bin/petstore.js over dist/) as a real subprocess, isolated from the
+// developer's own config and environment.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { BIN } from "../../helpers/serve-process.js";
+
+const DIST = fileURLToPath(new URL("../../../dist/cli.js", import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  /** Added to a clean environment (PATH, HOME and PETSTORE_CONFIG in a fresh temp folder). */
+  env?: Record<string, string | undefined>;
+  /** Written to stdin, which is then closed. */
+  input?: string;
+  /** PETSTORE_FORCE_TTY=1: stdout and stderr behave as terminals. */
+  tty?: boolean;
+}
+
+/** A fresh folder to act as HOME, so no test reads the developer's ~/.config. */
+export async function tempHome(): Promise<string> {
+  return mkdtemp(join(tmpdir(), "petstore-cli-home-"));
+}
+
+export async function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
+  if (!existsSync(DIST)) throw new Error("dist/cli.js is missing: run `npm run build` before the CLI tests");
+  const home = await tempHome();
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: home,
+    PETSTORE_CONFIG: join(home, "config.json"),
+    ...(options.tty ? { PETSTORE_FORCE_TTY: "1" } : {}),
+    ...options.env,
+  };
+  const child = spawn(process.execPath, [BIN, ...args], { env: definedOnly(env), stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  child.stdin.end(options.input ?? "");
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (exitCode) => resolve(exitCode));
+  });
+  return { code, stdout, stderr };
+}
+
+function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}

@@ -1,0 +1,165 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { ApiError, NetworkError } from "../../src/cli/errors.js";
+import { createApiClient, resolveTarget, withApiClient, type HttpSettings } from "../../src/cli/http.js";
+import { errorResponse, startFakeApi, type FakeApi, type FakeResponse } from "./helpers/fake-api.js";
+import { createTestContext } from "./helpers/test-context.js";
+
+const pets = [{ id: 1, name: "Rex", categoryId: 1, status: "available" }];
+const tooMany = (headers: Record<string, string> = {}) => errorResponse(429, "rate_limited", "rate limit exceeded", headers);
+let api: FakeApi | undefined;
+
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+});
+
+async function call(responses: FakeResponse[], method: "GET" | "POST" = "GET", overrides: Partial<HttpSettings> = {}) {
+  api = await startFakeApi(responses);
+  const test = createTestContext();
+  const settings: HttpSettings = { baseUrl: api.baseUrl, apiKey: "ps_key", timeoutMs: 2000, retries: 3, verbose: false, ...overrides };
+  const body = method === "POST" ? { name: "Rex", categoryId: 1 } : undefined;
+  const result = await withApiClient(settings, test.ctx, (client) => client.request("GET" === method ? "GET" : "POST", "/pets", { body })).then(
+    (response) => ({ response, error: undefined }),
+    (error: unknown) => ({ response: undefined, error }),
+  );
+  return { ...result, ...test, requests: api.requests };
+}
+
+describe("requests", () => {
+  it("sends the key as a bearer token, JSON bodies with their content type, and parses JSON", async () => {
+    const { response, requests } = await call([{ status: 201, body: pets[0] }], "POST");
+    expect(response?.body).toEqual(pets[0]);
+    expect(requests[0]).toMatchObject({ method: "POST", path: "/v1/pets", body: '{"name":"Rex","categoryId":1}' });
+    expect(requests[0]?.headers).toMatchObject({ authorization: "Bearer ps_key", "content-type": "application/json", accept: "application/json" });
+  });
+
+  it("sends no Authorization header without a key", async () => {
+    const { requests } = await call([{ status: 200, body: pets }], "GET", { apiKey: undefined });
+    expect(requests[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it("logs requests and answers on stderr with --verbose, never the key", async () => {
+    const { stderr } = await call([{ status: 200, body: pets }], "GET", { verbose: true });
+    expect(stderr()).toMatch(/^> GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets\n< HTTP 200 \(\d+ ms\)\n$/);
+  });
+});
+
+describe("retries", () => {
+  it("waits for Retry-After after a 429, then succeeds", async () => {
+    const { response, sleeps, requests } = await call([tooMany({ "retry-after": "2" }), { status: 200, body: pets }]);
+    expect(response?.body).toEqual(pets);
+    expect(sleeps).toEqual([2000]);
+    expect(requests).toHaveLength(2);
+  });
+
+  it("backs off exponentially with full jitter when a 429 has no Retry-After", async () => {
+    const { error, sleeps, requests } = await call([tooMany()]);
+    expect(sleeps).toEqual([125, 250, 500]);
+    expect(requests).toHaveLength(4);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).body).toEqual({ code: "rate_limited", message: "rate limit exceeded", status: 429 });
+  });
+
+  it("says when to retry once the retries are spent", async () => {
+    const { error } = await call([tooMany({ "retry-after": "3" })], "GET", { retries: 1 });
+    expect((error as ApiError).hint).toBe("Still rate-limited after 1 retry; retry in 3 s.");
+    expect((error as ApiError).retryAfter).toBe(3);
+  });
+
+  it("retries a POST on 429", async () => {
+    const { response, requests } = await call([tooMany({ "retry-after": "1" }), { status: 201, body: pets[0] }], "POST");
+    expect(response?.status).toBe(201);
+    expect(requests).toHaveLength(2);
+  });
+
+  it.each([502, 503, 504])("retries a GET on %i", async (status) => {
+    const { response, requests } = await call([errorResponse(status, "x", "down"), { status: 200, body: pets }]);
+    expect(response?.body).toEqual(pets);
+    expect(requests).toHaveLength(2);
+  });
+
+  it("does not retry a POST on 503", async () => {
+    const { error, requests, sleeps } = await call([errorResponse(503, "storage_unavailable", "busy", { "retry-after": "1" })], "POST");
+    expect((error as ApiError).body.status).toBe(503);
+    expect(requests).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it("does not retry a 500 or a 400", async () => {
+    for (const status of [500, 400]) {
+      const { requests } = await call([errorResponse(status, "x", "no")]);
+      expect(requests).toHaveLength(1);
+      await api?.close();
+    }
+  });
+
+  it("gives up at once when Retry-After is longer than a minute", async () => {
+    const { error, sleeps } = await call([errorResponse(429, "key_banned", "banned", { "retry-after": "900" })]);
+    expect(sleeps).toEqual([]);
+    expect((error as ApiError).hint).toBe(
+      "Still rate-limited after 3 retries; retry in 900 s. The key is banned for a while after repeated requests over its limit.",
+    );
+  });
+
+  it("reports retries on stderr with --verbose", async () => {
+    const { stderr } = await call([tooMany({ "retry-after": "1" }), { status: 200, body: pets }], "GET", { verbose: true });
+    expect(stderr()).toContain("Retrying in 1.0 s after HTTP 429 (retry 1 of 3)\n");
+  });
+});
+
+describe("failures without an answer", () => {
+  it("retries a refused GET, then names the base URL in its hint", async () => {
+    const test = createTestContext();
+    const settings = { baseUrl: "http://127.0.0.1:9/v1", apiKey: "k", timeoutMs: 2000, retries: 2, verbose: false };
+    const error = await withApiClient(settings, test.ctx, (client) => client.request("GET", "/pets")).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).message).toBe("connection refused by http://127.0.0.1:9");
+    expect((error as NetworkError).hint).toContain("Is a server running at http://127.0.0.1:9/v1?");
+    expect(test.sleeps).toHaveLength(2);
+  });
+
+  it("does not retry a refused POST", async () => {
+    const test = createTestContext();
+    const settings = { baseUrl: "http://127.0.0.1:9/v1", apiKey: "k", timeoutMs: 2000, retries: 2, verbose: false };
+    await expect(withApiClient(settings, test.ctx, (client) => client.request("POST", "/pets", { body: {} }))).rejects.toThrow(NetworkError);
+    expect(test.sleeps).toEqual([]);
+  });
+
+  it("times out after --timeout ms, without retrying", async () => {
+    const { error, requests } = await call([{ status: 200, hang: true }], "GET", { timeoutMs: 100 });
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).message).toMatch(/^no answer from http:\/\/127\.0\.0\.1:\d+ within 100 ms$/);
+    expect((error as NetworkError).code).toBe("timeout");
+    expect(requests).toHaveLength(1);
+  });
+});
+
+describe("answers that are not what we expect", () => {
+  it("makes up an Error body for an HTML error page", async () => {
+    const { error } = await call([{ status: 500, body: "<html>oops</html>" }]);
+    expect((error as ApiError).body).toMatchObject({ code: "unexpected_response", status: 500 });
+  });
+
+  it("fails clearly on a 200 that is not JSON", async () => {
+    const { error } = await call([{ status: 200, body: "<html>login</html>" }]);
+    expect((error as Error).message).toMatch(/is not JSON: <html>login<\/html>/);
+  });
+});
+
+describe("resolveTarget", () => {
+  it("joins paths to the base URL and adds the query", () => {
+    expect(resolveTarget("http://h:1/v1", "/pets", { limit: 5, status: undefined })).toBe("http://h:1/v1/pets?limit=5");
+  });
+  it("follows absolute links on the same origin only", () => {
+    expect(resolveTarget("http://h:1/v1", "http://h:1/v1/pets?cursor=a")).toBe("http://h:1/v1/pets?cursor=a");
+    expect(() => resolveTarget("http://h:1/v1", "http://evil:1/v1/pets")).toThrow(/not the base URL's origin/);
+  });
+});
+
+it("closes its connections so the process can exit", async () => {
+  api = await startFakeApi([{ status: 200, body: pets }]);
+  const client = createApiClient({ baseUrl: api.baseUrl, apiKey: "k", timeoutMs: 1000, retries: 0, verbose: false }, createTestContext().ctx);
+  await client.request("GET", "/pets");
+  await client.close();
+  await expect(client.request("GET", "/pets")).rejects.toThrow();
+});

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pkg from "../../package.json" with { type: "json" };
+import { main } from "../../src/cli/main.js";
+import { startFakeApi, type FakeApi } from "./helpers/fake-api.js";
+import { createTestContext } from "./helpers/test-context.js";
+
+let api: FakeApi;
+
+beforeAll(async () => {
+  api = await startFakeApi([{ status: 200, body: [] }]);
+});
+afterAll(() => api.close());
+
+async function run(argv: string[], env: Record<string, string> = {}) {
+  const test = createTestContext({ env: { PETSTORE_BASE_URL: api.baseUrl, PETSTORE_CONFIG: "/nonexistent/petstore.json", ...env } });
+  const code = await main(argv, test.ctx);
+  return { code, stdout: test.stdout(), stderr: test.stderr() };
+}
+
+describe("petstore --help", () => {
+  it("documents the exit codes and the environment variables", async () => {
+    const { code, stdout } = await run(["--help"]);
+    expect(code).toBe(0);
+    for (const line of [
+      /^ {2}0 {2}success$/m,
+      /^ {2}1 {2}any other failure \(HTTP 400, 5xx/m,
+      /^ {2}2 {2}usage error/m,
+      /^ {2}3 {2}not authenticated or not allowed \(HTTP 401, 403\)$/m,
+      /^ {2}4 {2}not found \(HTTP 404\)$/m,
+      /^ {2}5 {2}still rate-limited after the retries \(HTTP 429\)$/m,
+      /^ {2}6 {2}server unreachable, or no answer within --timeout$/m,
+    ]) {
+      expect(stdout).toMatch(line);
+    }
+    for (const name of ["PETSTORE_BASE_URL", "PETSTORE_ENV", "PETSTORE_API_KEY", "PETSTORE_CONFIG", "NO_COLOR"]) {
+      expect(stdout).toMatch(new RegExp(`^ {2}${name} `, "m"));
+    }
+    for (const flag of ["--base-url <url>", "--env <name>", "--api-key <key>", "--json", "--timeout <ms>", "--retries <n>", "--verbose", "--no-color"]) {
+      expect(stdout).toContain(flag);
+    }
+  });
+
+  it.each([
+    "pets list", "pets add", "pets get", "keys create", "keys list", "keys revoke",
+    "config set", "config get", "config list", "completion", "serve",
+  ])("%s --help shows an example", async (command) => {
+    const { code, stdout } = await run([...command.split(" "), "--help"]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/\nExamples:\n {2}\$ .*petstore /);
+  });
+
+  it("prints the version", async () => {
+    expect(await run(["--version"])).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
+  });
+});
+
+describe("usage errors stop before any request, with exit code 2", () => {
+  it.each([
+    [["pets", "list", "--limit", "0"], '--limit must be an integer from 1 to 100, got "0"'],
+    [["pets", "list", "--limit", "101"], "--limit must be an integer from 1 to 100"],
+    [["pets", "list", "--limit", "ten"], "--limit must be an integer"],
+    [["pets", "list", "--status", "lost"], "argument 'lost' is invalid. Allowed choices are available, pending, sold."],
+    [["pets", "add", "--name", "Rex", "--category", "x"], '--category must be an integer from 1 to 9007199254740991, got "x"'],
+    [["pets", "add", "--name", "Rex", "--category", "1.5"], "--category must be an integer"],
+    [["pets", "add", "--name", "Rex", "--category", "0"], "--category must be an integer from 1"],
+    [["pets", "add", "--name", " ", "--category", "1"], "--name must not be empty"],
+    [["pets", "add", "--name", "x".repeat(201), "--category", "1"], "--name must be at most 200 characters"],
+    [["pets", "add", "--category", "1"], "required option '--name <name>' not specified"],
+    [["pets", "add", "--name", "Rex", "--category", "1", "--status", "gone"], "Allowed choices are available, pending, sold."],
+    [["pets", "get", "abc"], '<id> must be an integer from 1 to 9007199254740991, got "abc"'],
+    [["pets", "get", "0"], "<id> must be an integer from 1"],
+    [["pets", "get", "1e3"], "<id> must be an integer"],
+    [["keys", "create", "--plan", "gold"], "argument 'gold' is invalid. Allowed choices are free, pro, business, enterprise."],
+    [["keys", "create"], "required option '--plan <plan>' not specified"],
+    [["keys", "create", "--plan", "enterprise", "--per-minute", "5"], "--plan enterprise needs both --per-minute and --per-day"],
+    [["keys", "create", "--plan", "pro", "--per-minute", "5", "--per-day", "9"], "--per-minute and --per-day are only for --plan enterprise"],
+    [["keys", "create", "--plan", "enterprise", "--per-minute", "0", "--per-day", "9"], "--per-minute must be an integer from 1"],
+    [["keys", "revoke"], "missing required argument 'id'"],
+    [["pets", "list", "--timeout", "0"], "--timeout must be an integer from 1"],
+    [["pets", "list", "--retries", "many"], "--retries must be an integer from 0 to 20"],
+    [["pets", "list", "--base-url", "ftp://x/v1"], "the base URL must be an http or https URL"],
+    [["pets", "list", "--env", "nosuch"], 'no environment "nosuch" in /nonexistent/petstore.json'],
+    [["config", "set", "colour", "red"], "value 'colour' is invalid for argument 'key'. Allowed choices are base-url, api-key."],
+    [["config", "set", "base-url", "localhost:3000"], 'base-url must be an http or https URL, got "localhost:3000"'],
+    [["completion", "powershell"], "Allowed choices are bash, zsh, fish."],
+    [["pets", "fly"], "unknown command 'fly'"],
+    [["pets", "list", "--colour"], "unknown option '--colour'"],
+  ])("%j", async (argv, message) => {
+    const before = api.requests.length;
+    const { code, stdout, stderr } = await run(argv);
+    expect({ code, stdout }).toEqual({ code: 2, stdout: "" });
+    expect(stderr).toMatch(/^Error: /);
+    expect(stderr).toContain(message);
+    expect(stderr).toContain("(run with --help for usage)");
+    expect(api.requests.length).toBe(before);
+  });
+});

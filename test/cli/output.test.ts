@@ -1,0 +1,162 @@
+import { describe, expect, it } from "vitest";
+import type { CreatedKey, KeyView, Pet } from "../../src/contract/values.js";
+import { printCreatedKey, printKeys } from "../../src/cli/output/keys.js";
+import { printPet, printPets } from "../../src/cli/output/pets.js";
+import { createProgress } from "../../src/cli/output/progress.js";
+import { stdoutOf, type OutStream } from "../../src/cli/output/stream.js";
+import { createTestContext } from "./helpers/test-context.js";
+
+const pets: Pet[] = [
+  { id: 1, name: "Rex", categoryId: 3, status: "available" },
+  { id: 12, name: "Tom\tCat", categoryId: 4, status: "sold" },
+];
+
+function buffer(isTTY: boolean, color = isTTY): OutStream & { text(): string } {
+  let text = "";
+  return { write: (chunk: string) => (text += chunk), isTTY, color, text: () => text };
+}
+
+const ESC = "\u001b[";
+
+describe("printPets", () => {
+  it("prints tab-separated lines without header or colour when not a TTY", () => {
+    const out = buffer(false);
+    printPets(pets, out, { json: false });
+    expect(out.text()).toBe("1\tRex\t3\tavailable\n12\tTom Cat\t4\tsold\n");
+  });
+
+  it("prints a table with a header and coloured statuses on a TTY", () => {
+    const out = buffer(true, true);
+    printPets(pets, out, { json: false });
+    expect(out.text()).toContain(`${ESC}32mavailable${ESC}39m`);
+    expect(out.text()).toContain(`${ESC}31msold${ESC}39m`);
+    expect(out.text()).toContain(`${ESC}1mID${ESC}22m`);
+  });
+
+  it("prints the same table without escape codes when colour is off", () => {
+    const out = buffer(true, false);
+    printPets(pets, out, { json: false });
+    expect(out.text()).toBe(
+      ["ID  NAME     CATEGORY  STATUS", "1   Rex      3         available", "12  Tom Cat  4         sold", ""].join("\n"),
+    );
+  });
+
+  it("prints a JSON array with --json, TTY or not", () => {
+    for (const isTTY of [true, false]) {
+      const out = buffer(isTTY);
+      printPets(pets, out, { json: true });
+      expect(JSON.parse(out.text())).toEqual(pets);
+      expect(out.text()).not.toContain(ESC);
+    }
+  });
+
+  it("prints nothing for an empty list except [] with --json", () => {
+    for (const isTTY of [true, false]) {
+      const out = buffer(isTTY);
+      printPets([], out, { json: false });
+      expect(out.text()).toBe("");
+    }
+    const out = buffer(false);
+    printPets([], out, { json: true });
+    expect(out.text()).toBe("[]\n");
+  });
+});
+
+describe("printPet", () => {
+  it("prints the Pet object with --json, a TSV line otherwise", () => {
+    const json = buffer(false);
+    printPet(pets[0]!, json, { json: true });
+    expect(JSON.parse(json.text())).toEqual(pets[0]);
+    const tsv = buffer(false);
+    printPet(pets[0]!, tsv, { json: false });
+    expect(tsv.text()).toBe("1\tRex\t3\tavailable\n");
+  });
+});
+
+const keys: KeyView[] = [
+  {
+    id: "key_1", prefix: "ps_abc", plan: "pro", name: "ci", admin: false, limits: { perMinute: 300, perDay: 10000 },
+    createdAt: "2030-01-02T03:04:05.000Z", revokedAt: null, lastUsedAt: "2030-01-03T00:00:00.000Z",
+  },
+  {
+    id: "key_2", prefix: "ps_def", plan: "free", name: null, admin: false, limits: { perMinute: 60, perDay: 1000 },
+    createdAt: "2030-01-02T03:04:05.000Z", revokedAt: "2030-01-04T00:00:00.000Z", lastUsedAt: null,
+  },
+];
+
+describe("printKeys", () => {
+  it("prints id prefix plan name perMinute perDay admin createdAt lastUsedAt revokedAt when not a TTY", () => {
+    const out = buffer(false);
+    printKeys(keys, out, { json: false });
+    expect(out.text()).toBe(
+      "key_1\tps_abc\tpro\tci\t300\t10000\tfalse\t2030-01-02T03:04:05.000Z\t2030-01-03T00:00:00.000Z\t\n" +
+        "key_2\tps_def\tfree\t\t60\t1000\tfalse\t2030-01-02T03:04:05.000Z\t\t2030-01-04T00:00:00.000Z\n",
+    );
+  });
+
+  it("prints a table on a TTY", () => {
+    const out = buffer(true, false);
+    printKeys(keys, out, { json: false });
+    const [head, first, second] = out.text().split("\n");
+    expect(head?.split(/\s{2,}/)).toEqual(["ID", "PREFIX", "PLAN", "NAME", "PER MINUTE", "PER DAY", "CREATED", "LAST USED", "STATE"]);
+    expect(first).toMatch(/^key_1\s+ps_abc\s+pro\s+ci\s+300\s+10000\s+2030-01-02 03:04\s+2030-01-03 00:00\s+active$/);
+    expect(second).toMatch(/^key_2\s+ps_def\s+free\s+60\s+1000\s+2030-01-02 03:04\s+never\s+revoked$/);
+  });
+});
+
+describe("printCreatedKey", () => {
+  const created: CreatedKey = {
+    id: "key_9", key: "ps_secret_value_123", prefix: "ps_secr", plan: "pro", name: "ci",
+    limits: { perMinute: 300, perDay: 10000 }, createdAt: "2030-01-02T03:04:05.000Z",
+  };
+
+  it("puts the secret alone on stdout and the summary and warning on stderr", () => {
+    for (const isTTY of [true, false]) {
+      const out = buffer(isTTY, false);
+      const err = buffer(isTTY, false);
+      printCreatedKey(created, out, err, { json: false });
+      expect(out.text()).toBe("ps_secret_value_123\n");
+      expect(err.text()).toBe(
+        'Created pro key key_9 "ci" (ps_secr…, 300/min, 10000/day).\nWarning: save the secret now: it is not shown again.\n',
+      );
+    }
+  });
+
+  it("prints the whole object with --json, and still warns on stderr", () => {
+    const out = buffer(false);
+    const err = buffer(false);
+    printCreatedKey(created, out, err, { json: true });
+    expect(JSON.parse(out.text())).toEqual(created);
+    expect(err.text()).toContain("it is not shown again");
+  });
+});
+
+describe("createProgress", () => {
+  it("redraws one line on a TTY and clears it when done", () => {
+    const err = buffer(true);
+    const progress = createProgress(err);
+    progress.update("Fetched 100 pets");
+    progress.update("Fetched 200 pets");
+    progress.done();
+    expect(err.text()).toBe(`\r${ESC}2KFetched 100 pets\r${ESC}2KFetched 200 pets\r${ESC}2K`);
+  });
+
+  it("writes nothing when the stream is not a TTY", () => {
+    const err = buffer(false);
+    const progress = createProgress(err);
+    progress.update("Fetched 100 pets");
+    progress.done();
+    expect(err.text()).toBe("");
+  });
+});
+
+describe("stdoutOf", () => {
+  it.each([
+    { isStdoutTTY: true, allowed: true, color: true },
+    { isStdoutTTY: false, allowed: true, color: false },
+    { isStdoutTTY: true, allowed: false, color: false },
+  ])("colour needs a TTY and permission: %j", ({ isStdoutTTY, allowed, color }) => {
+    const { ctx } = createTestContext({ isStdoutTTY });
+    expect(stdoutOf(ctx, { color: allowed })).toMatchObject({ isTTY: isStdoutTTY, color });
+  });
+});

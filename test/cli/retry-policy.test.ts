@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { backoffDelay, MAX_RETRY_AFTER_MS, parseRetryAfter, retryDelay } from "../../src/cli/internal/retry-policy.js";
+
+const policy = (random = 0.5, retries = 3) => ({ retries, random: () => random });
+
+describe("retryDelay", () => {
+  it.each([
+    { method: "GET", outcome: { status: 429 }, retried: true },
+    { method: "POST", outcome: { status: 429 }, retried: true },
+    { method: "DELETE", outcome: { status: 429 }, retried: true },
+    { method: "GET", outcome: { status: 502 }, retried: true },
+    { method: "GET", outcome: { status: 503 }, retried: true },
+    { method: "GET", outcome: { status: 504 }, retried: true },
+    { method: "GET", outcome: { transient: true }, retried: true },
+    { method: "GET", outcome: { transient: false }, retried: false },
+    { method: "GET", outcome: { status: 500 }, retried: false },
+    { method: "GET", outcome: { status: 404 }, retried: false },
+    { method: "POST", outcome: { status: 503 }, retried: false },
+    { method: "POST", outcome: { transient: true }, retried: false },
+    { method: "DELETE", outcome: { status: 502 }, retried: false },
+  ])("$method after $outcome: retried=$retried", ({ method, outcome, retried }) => {
+    expect(retryDelay(method, outcome, 0, policy()) !== undefined).toBe(retried);
+  });
+
+  it("waits exactly what Retry-After says, never less", () => {
+    expect(retryDelay("GET", { status: 429, retryAfterMs: 7000 }, 0, policy(0))).toBe(7000);
+    expect(retryDelay("POST", { status: 429, retryAfterMs: 1000 }, 2, policy(0.99))).toBe(1000);
+  });
+
+  it("gives up rather than wait longer than a minute", () => {
+    expect(retryDelay("GET", { status: 429, retryAfterMs: MAX_RETRY_AFTER_MS }, 0, policy())).toBe(MAX_RETRY_AFTER_MS);
+    expect(retryDelay("GET", { status: 429, retryAfterMs: MAX_RETRY_AFTER_MS + 1000 }, 0, policy())).toBeUndefined();
+  });
+
+  it("stops after --retries retries", () => {
+    expect(retryDelay("GET", { status: 429 }, 2, policy(0.5, 3))).toBeDefined();
+    expect(retryDelay("GET", { status: 429 }, 3, policy(0.5, 3))).toBeUndefined();
+    expect(retryDelay("GET", { status: 429 }, 0, policy(0.5, 0))).toBeUndefined();
+  });
+
+  it("backs off exponentially with full jitter without Retry-After", () => {
+    expect([0, 1, 2, 3].map((attempt) => retryDelay("GET", { status: 503 }, attempt, policy(0.5, 9)))).toEqual([125, 250, 500, 1000]);
+  });
+});
+
+describe("backoffDelay", () => {
+  it("is uniform between 0 and min(8 s, 250 ms × 2^attempt)", () => {
+    expect(backoffDelay(0, () => 0)).toBe(0);
+    expect(backoffDelay(0, () => 0.999)).toBe(249);
+    expect(backoffDelay(4, () => 0.999)).toBe(3996);
+    expect(backoffDelay(10, () => 0.5)).toBe(4000);
+  });
+});
+
+describe("parseRetryAfter", () => {
+  const now = Date.UTC(2030, 0, 1, 12, 0, 0);
+  it.each([
+    ["30", 30_000],
+    [" 2 ", 2000],
+    ["0", 0],
+    ["Tue, 01 Jan 2030 12:00:45 GMT", 45_000],
+    ["Tue, 01 Jan 2030 11:00:00 GMT", 0],
+    ["soon", undefined],
+    ["-5", undefined],
+    [undefined, undefined],
+  ])("%s → %s ms", (value, ms) => {
+    expect(parseRetryAfter(value, now)).toBe(ms);
+  });
+});
