@@ -9,6 +9,7 @@ import { completionCommand } from "./commands/completion.js";
 import { configCommand } from "./commands/config/index.js";
 import { keysCommand } from "./commands/keys/index.js";
 import { petsCommand } from "./commands/pets/index.js";
+import { registerOpenApi } from "./commands/openapi.js";
 import { registerServe } from "./commands/serve.js";
 
 export { createProcessContext } from "./context.js";
@@ -48,6 +49,7 @@ function buildProgram(ctx: CliContext, setExitCode: (code: number) => void): Com
   program.addCommand(petsCommand(ctx)).addCommand(keysCommand(ctx)).addCommand(configCommand(ctx));
   program.addCommand(completionCommand(ctx));
   registerServe(program, ctx, setExitCode);
+  registerOpenApi(program, ctx);
   inheritSettings(program);
   return program;
 }

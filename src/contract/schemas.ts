@@ -18,7 +18,7 @@ const positiveSafeInteger = (what: string) =>
   z
     .int({ error: required(`must be an integer between 1 and ${Number.MAX_SAFE_INTEGER}`) })
     .min(1, { error: `must be at least 1` })
-    .describe(what);
+    .meta({ description: what, format: "int64" });
 
 export const PetStatusSchema = z
   .enum(PET_STATUSES, { error: required(`must be one of ${PET_STATUSES.join(", ")}`) })
@@ -39,7 +39,7 @@ export const NewPetSchema = z
 export const PetSchema = z
   .object({
     id: positiveSafeInteger("Unique identifier, assigned by the service on creation."),
-    name: z.string().min(1).max(PET_NAME_MAX_LENGTH),
+    name: z.string().min(1).max(PET_NAME_MAX_LENGTH).describe("The animal's name."),
     categoryId: positiveSafeInteger("Identifier of the category the animal belongs to."),
     status: PetStatusSchema,
   })
@@ -82,29 +82,34 @@ export const NewKeySchema = z
         ctx.addIssue({ code: "custom", path: [field], message: `is only accepted for the enterprise plan, not ${key.plan}` });
       }
     }
-  });
+  })
+  .describe("Request body for creating a key. perMinute and perDay are required for enterprise and refused for the other plans.");
 
-export const KeyViewSchema = z.object({
-  id: z.string(),
-  prefix: z.string(),
-  plan: PlanSchema,
-  name: z.string().nullable(),
-  admin: z.boolean(),
-  limits: KeyLimitsSchema,
-  createdAt: z.iso.datetime(),
-  revokedAt: z.iso.datetime().nullable(),
-  lastUsedAt: z.iso.datetime().nullable(),
-});
+export const KeyViewSchema = z
+  .object({
+    id: z.string(),
+    prefix: z.string(),
+    plan: PlanSchema,
+    name: z.string().nullable(),
+    admin: z.boolean(),
+    limits: KeyLimitsSchema,
+    createdAt: z.iso.datetime(),
+    revokedAt: z.iso.datetime().nullable(),
+    lastUsedAt: z.iso.datetime().nullable(),
+  })
+  .describe("A key as the admin API lists it: never the secret, never its hash.");
 
-export const CreatedKeySchema = z.object({
-  id: z.string(),
-  key: z.string().describe("The secret, shown only in this response."),
-  prefix: z.string(),
-  plan: PlanSchema,
-  name: z.string().nullable(),
-  limits: KeyLimitsSchema,
-  createdAt: z.iso.datetime(),
-});
+export const CreatedKeySchema = z
+  .object({
+    id: z.string(),
+    key: z.string().describe("The secret, shown only in this response."),
+    prefix: z.string(),
+    plan: PlanSchema,
+    name: z.string().nullable(),
+    limits: KeyLimitsSchema,
+    createdAt: z.iso.datetime(),
+  })
+  .describe("The answer to POST /keys: the only time the secret is shown.");
 
 // Keep the hand-written interfaces in values.ts honest.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -8,6 +8,7 @@ import { createGuard } from "./middleware/guard.js";
 import type { ServerLogger } from "./request-log.js";
 import { createKey, listKeys, revokeKey } from "./routes/keys.js";
 import { route } from "./routes/method-table.js";
+import { getOpenApi } from "./routes/openapi.js";
 import { createPet, getPet, listPets } from "./routes/pets.js";
 
 declare module "h3" {
@@ -48,6 +49,7 @@ export function createApp(deps: AppDeps): H3 {
   route(app, `${API_PREFIX}/pets/:petId`, { GET: (e) => getPet(e, pets) }, { deprecated: true });
   route(app, `${API_PREFIX}/keys`, { GET: (e) => listKeys(e, deps), POST: (e) => createKey(e, deps) });
   route(app, `${API_PREFIX}/keys/:id`, { DELETE: (e) => revokeKey(e, deps) });
+  route(app, `${API_PREFIX}/openapi.json`, { GET: getOpenApi }, { public: true });
   return app;
 }
 

@@ -22,7 +22,7 @@ beforeAll(async () => {
 
 // What each line should complete to (the last word is being typed).
 const cases: [string, string[]][] = [
-  ["petstore ", ["pets", "keys", "config", "completion", "serve"]],
+  ["petstore ", ["pets", "keys", "config", "completion", "serve", "openapi"]],
   ["petstore pets ", ["list", "add", "get"]],
   ["petstore keys ", ["create", "list", "revoke"]],
   ["petstore --env staging --base-url http://x/v1 pets ", ["list", "add", "get"]],

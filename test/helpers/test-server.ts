@@ -1,6 +1,7 @@
 // The real server (startServer: lowdb file, limiter, listhen) in this process, on an
 // ephemeral port with a temporary db, and a movable clock so tests cross windows without sleeping.
 import { startServer, type RunningServer, type ServeOptions } from "../../src/server/serve.js";
+import { checkResponse } from "./conformance.js";
 import { tempDbPath } from "./serve-process.js";
 
 export const ADMIN_KEY = "ps_inprocess_admin_key_abcdefghijklmnop";
@@ -34,7 +35,7 @@ export interface ApiInit {
   method?: string;
   key?: string | null;
   json?: unknown;
-  body?: string;
+  body?: string | Uint8Array;
   headers?: Record<string, string>;
 }
 
@@ -66,7 +67,8 @@ export async function startTestServer(overrides: Partial<ServeOptions> = {}): Pr
   };
 }
 
-export function callApi(baseUrl: string, defaultKey: string, path: string, init: ApiInit = {}): Promise<Response> {
+/** fetch, then the response is checked against the OpenAPI document before the test sees it. */
+export async function callApi(baseUrl: string, defaultKey: string, path: string, init: ApiInit = {}): Promise<Response> {
   const headers: Record<string, string> = { ...init.headers };
   const key = init.key === undefined ? defaultKey : init.key;
   if (key !== null) headers.authorization = `Bearer ${key}`;
@@ -76,7 +78,10 @@ export function callApi(baseUrl: string, defaultKey: string, path: string, init:
     headers["content-type"] ??= "application/json";
   }
   const url = path.startsWith("http") ? path : `${baseUrl}${path}`;
-  return fetch(url, { method: init.method ?? (body === undefined ? "GET" : "POST"), headers, body });
+  const method = init.method ?? (body === undefined ? "GET" : "POST");
+  const response = await fetch(url, { method, headers, body });
+  await checkResponse(method, url, response.clone());
+  return response;
 }
 
 /** Creates a key through the admin API and returns its secret. */

@@ -9,6 +9,7 @@ import { createApp } from "../../src/server/app.js";
 import { environmentAdminKey } from "../../src/server/keys/admin-keys.js";
 import { createLogger } from "../../src/server/request-log.js";
 import { expectError, expectRateLimitHeaders } from "../helpers/assertions.js";
+import { checkResponse } from "../helpers/conformance.js";
 
 const ADMIN = "ps_errors_test_admin_key_0123456789";
 
@@ -40,8 +41,12 @@ async function appWith(pets: (real: PetStore) => PetStore) {
     logger: createLogger({ write: (chunk: string) => (stderr += chunk) }, { quiet: true, now }),
     now,
   });
-  const call = (path: string, init: RequestInit = {}) =>
-    app.fetch(new Request(`http://petstore.test/v1${path}`, { ...init, headers: { authorization: `Bearer ${ADMIN}`, ...init.headers } }));
+  const call = async (path: string, init: RequestInit = {}) => {
+    const url = `http://petstore.test/v1${path}`;
+    const response = await app.fetch(new Request(url, { ...init, headers: { authorization: `Bearer ${ADMIN}`, ...init.headers } }));
+    await checkResponse(init.method ?? "GET", url, response.clone());
+    return response;
+  };
   return { call, stderr: () => stderr };
 }
 

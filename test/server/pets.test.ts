@@ -12,7 +12,7 @@ const createPet = (json: unknown) => server.api("/pets", { json });
 
 describe("GET /healthz", () => {
   it("answers 200 {status: ok} without a key and without rate-limit headers", async () => {
-    const response = await fetch(`${server.origin}/healthz`);
+    const response = await server.api(`${server.origin}/healthz`, { key: null });
     expect(response.status).toBe(200);
     expect(await json(response)).toEqual({ status: "ok" });
     expect(response.headers.get("x-ratelimit-limit")).toBeNull();
@@ -50,11 +50,7 @@ describe("POST /v1/pets", () => {
 
   it("refuses invalid UTF-8 as invalid_json", async () => {
     const body = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc3, 0x28]), Buffer.from('","categoryId":1}')]);
-    const response = await fetch(`${server.baseUrl}/pets`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${server.adminKey}`, "content-type": "application/json" },
-      body,
-    });
+    const response = await server.api("/pets", { method: "POST", headers: { "content-type": "application/json" }, body });
     await expectError(response, 400, "invalid_json");
   });
 
@@ -116,7 +112,7 @@ describe("GET /v1/pets/{petId} (deprecated)", () => {
 describe("routing errors", () => {
   it("answers an unknown path with 404 not_found", async () => {
     await expectError(await server.api("/nothing-here"), 404, "not_found");
-    await expectError(await fetch(`${server.origin}/favicon.ico`), 404, "not_found");
+    await expectError(await server.api(`${server.origin}/favicon.ico`, { key: null }), 404, "not_found");
   });
 
   it.each([

@@ -1,0 +1,28 @@
+import type { ErrorCode } from "./values.js";
+
+export interface ErrorCodeDoc {
+  status: number;
+  meaning: string;
+}
+
+/** What each error code means and the one HTTP status it comes with. */
+export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, ErrorCodeDoc>> = {
+  invalid_parameter: { status: 400, meaning: "A query or path parameter is unknown, repeated or invalid; the message names it." },
+  invalid_json: { status: 400, meaning: "The body is empty, not valid UTF-8 or not valid JSON." },
+  invalid_body: { status: 400, meaning: "The JSON body breaks the schema; the message names the field and the rule." },
+  unsupported_media_type: { status: 415, meaning: "The body is not sent as application/json." },
+  payload_too_large: { status: 413, meaning: "The body is larger than 64 KiB." },
+  unauthorized: { status: 401, meaning: "The API key is missing, malformed, unknown or revoked." },
+  forbidden: { status: 403, meaning: "The key is valid but the operation needs an admin key." },
+  not_found: { status: 404, meaning: "No such resource, or no such path." },
+  method_not_allowed: { status: 405, meaning: "The path exists but not with this method; Allow lists the methods." },
+  rate_limited: { status: 429, meaning: "A rate-limit window is exhausted; wait Retry-After seconds, back off exponentially." },
+  key_banned: { status: 429, meaning: "Too many requests over the limit: the key (or IP) is banned until Retry-After." },
+  storage_unavailable: { status: 503, meaning: "The database cannot be written right now; nothing was stored. Retry later." },
+  internal_error: { status: 500, meaning: "An unexpected error; it is logged on the server, never echoed." },
+};
+
+/** The codes an error response with this status can carry, e.g. 429: rate_limited, key_banned. */
+export function errorCodesFor(status: number): ErrorCode[] {
+  return (Object.keys(ERROR_CODE_DOCS) as ErrorCode[]).filter((code) => ERROR_CODE_DOCS[code].status === status);
+}

@@ -1,0 +1,120 @@
+// Response headers and responses of the OpenAPI document: what the guard and the error handler
+// put on every answer, described once and referenced from each operation.
+import { errorCodesFor } from "./error-codes.js";
+import { schemaRef, type JsonSchema } from "./openapi-schemas.js";
+import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET_HTTP_DATE, type ErrorCode } from "./values.js";
+
+interface HeaderObject {
+  description: string;
+  required: boolean;
+  schema: JsonSchema;
+}
+
+const integer = { type: "integer", minimum: 0 };
+const header = (description: string, schema: JsonSchema, required = true): HeaderObject => ({ description, required, schema });
+
+/** components.headers. Two describe `Link` (Link-Next, Link-Successor-Version): see wireName. */
+export const HEADER_COMPONENTS = {
+  "X-RateLimit-Limit": header("Requests allowed in the window with the fewest left (the minute on a tie).", integer),
+  "X-RateLimit-Remaining": header("Requests left in that window, after this one.", integer),
+  "X-RateLimit-Reset": header("Unix time, in seconds, at which that window resets.", integer),
+  "RateLimit-Policy": header("Both windows (IETF draft-ietf-httpapi-ratelimit-headers): q requests per w seconds.", {
+    type: "string",
+    pattern: '^"\\w+";q=\\d+;w=\\d+(, "\\w+";q=\\d+;w=\\d+)*$',
+    examples: ['"minute";q=60;w=60, "day";q=1000;w=86400'],
+  }),
+  RateLimit: header("Both windows now: r requests remaining, t seconds until the window resets.", {
+    type: "string",
+    pattern: '^"\\w+";r=\\d+;t=\\d+(, "\\w+";r=\\d+;t=\\d+)*$',
+    examples: ['"minute";r=59;t=42, "day";r=999;t=50000'],
+  }),
+  "Retry-After": header("Whole seconds to wait before retrying.", integer),
+  Location: header("Path of the created resource.", { type: "string", format: "uri-reference", examples: ["/v1/pets/1"] }),
+  "Link-Next": header(
+    'Set when more results follow: `<absolute URL of the next page>; rel="next"` (RFC 8288). Follow it rather than building a cursor.',
+    { type: "string", pattern: '^<[^>]+>; rel="next"$' },
+    false,
+  ),
+  Deprecation: header("RFC 9745: this operation is deprecated since this unix time.", { const: `@${GET_PET_DEPRECATED_AT}` }),
+  Sunset: header("RFC 8594: this operation is removed at this instant.", { const: GET_PET_SUNSET_HTTP_DATE }),
+  "Link-Successor-Version": header("The replacement: GET /pets with the status filter.", {
+    type: "string",
+    pattern: '^<[^>]+/pets>; rel="successor-version"$',
+  }),
+  "WWW-Authenticate": header("The scheme to authenticate with (RFC 9110).", { const: 'Bearer realm="petstore"' }),
+  Allow: header("The methods this path accepts.", { type: "string", examples: ["GET, HEAD, POST"] }),
+} satisfies Record<string, HeaderObject>;
+
+export type HeaderName = keyof typeof HEADER_COMPONENTS;
+
+export const RATE_LIMIT_HEADERS: HeaderName[] = [
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+  "RateLimit-Policy",
+  "RateLimit",
+];
+export const DEPRECATION_HEADERS: HeaderName[] = ["Deprecation", "Sunset", "Link-Successor-Version"];
+
+/** The header's name on the wire: `Link-Next` and `Link-Successor-Version` are both `Link`. */
+export const wireName = (name: HeaderName): string => (name.startsWith("Link-") ? "Link" : name);
+
+interface ErrorResponseSpec {
+  status: number;
+  description: string;
+  /** Defaults to every code documented with this status. */
+  codes?: ErrorCode[];
+  headers?: HeaderName[];
+}
+
+/** components.responses: every error an operation can answer, named once. */
+export const ERROR_RESPONSES = {
+  InvalidParameter: { status: 400, codes: ["invalid_parameter"], description: "A query or path parameter is unknown, repeated or invalid; the message names it." },
+  InvalidBody: { status: 400, codes: ["invalid_json", "invalid_body"], description: "The body is not valid JSON, or breaks the schema; the message names the field and the rule." },
+  Unauthorized: { status: 401, description: "The API key is missing, malformed, unknown or revoked.", headers: ["WWW-Authenticate"] },
+  Forbidden: { status: 403, description: "The operation needs an admin API key." },
+  NotFound: { status: 404, description: "No such resource. Any path this document does not list answers this too." },
+  MethodNotAllowed: { status: 405, description: "Answers a listed path called with a method it does not list.", headers: ["Allow"] },
+  PayloadTooLarge: { status: 413, description: "The body is larger than 64 KiB." },
+  UnsupportedMediaType: { status: 415, description: "The body is not sent as application/json." },
+  TooManyRequests: { status: 429, description: "Over the rate limit, or banned for repeated excess; wait Retry-After seconds.", headers: ["Retry-After"] },
+  InternalError: { status: 500, description: "An unexpected error, logged on the server." },
+  StorageUnavailable: { status: 503, description: "The database cannot be written right now; nothing was stored.", headers: ["Retry-After"] },
+} satisfies Record<string, ErrorResponseSpec>;
+
+export type ErrorResponseName = keyof typeof ERROR_RESPONSES;
+
+/** A response object whose headers reference components.headers; rate-limit headers always included. */
+export function response(description: string, schema: JsonSchema | undefined, headers: HeaderName[] = []): JsonSchema {
+  const names = [...RATE_LIMIT_HEADERS, ...headers];
+  return {
+    description,
+    headers: Object.fromEntries(names.map((name) => [wireName(name), { $ref: `#/components/headers/${name}` }])),
+    ...(schema ? { content: { "application/json": { schema } } } : {}),
+  };
+}
+
+/** The Error body, narrowed to the codes and the status this response carries. */
+export function errorResponse(name: ErrorResponseName, extraHeaders: HeaderName[] = []): JsonSchema {
+  const spec: ErrorResponseSpec = ERROR_RESPONSES[name];
+  const codes = spec.codes ?? errorCodesFor(spec.status);
+  const schema = {
+    allOf: [schemaRef("Error"), { type: "object", properties: { code: { enum: codes }, status: { const: spec.status } } }],
+  };
+  return response(spec.description, schema, [...(spec.headers ?? []), ...extraHeaders]);
+}
+
+/** The responses map entries of an operation's errors: references, or inline copies with extra headers. */
+export function errorResponses(names: ErrorResponseName[], extraHeaders: HeaderName[] = []): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    names.map((name) => [
+      String(ERROR_RESPONSES[name].status),
+      extraHeaders.length === 0 ? { $ref: `#/components/responses/${name}` } : errorResponse(name, extraHeaders),
+    ]),
+  );
+}
+
+export function componentResponses(): Record<string, JsonSchema> {
+  const names = Object.keys(ERROR_RESPONSES) as ErrorResponseName[];
+  return Object.fromEntries(names.map((name) => [name, errorResponse(name)]));
+}

@@ -1,0 +1,76 @@
+// The OpenAPI 3.1 document of the API, generated from the contract (the zod schemas, the
+// error codes, the constants): served at GET /v1/openapi.json and printed by `petstore openapi`.
+import pkg from "../../package.json" with { type: "json" };
+import { BEARER, paths } from "./openapi-paths.js";
+import { componentResponses, HEADER_COMPONENTS } from "./openapi-responses.js";
+import { componentSchemas } from "./openapi-schemas.js";
+import { API_PREFIX, HEALTH_PATH } from "./values.js";
+
+const DESCRIPTION = `The animal-store API.
+
+- **Authentication.** Every operation but GET /openapi.json needs \`Authorization: Bearer <API key>\`.
+  A missing, malformed, unknown or revoked key is 401 \`unauthorized\` with \`WWW-Authenticate\`.
+- **Rate limits.** Every response carries \`X-RateLimit-*\`, \`RateLimit\` and \`RateLimit-Policy\`.
+  Over the limit: 429 with \`Retry-After\`; back off exponentially, or the key is banned for a while.
+- **Errors.** Every error has the Error body (\`code\`, \`message\`, \`status\`).
+- **Routing.** A path this document does not list answers 404 \`not_found\`
+  (#/components/responses/NotFound; 401 first under ${API_PREFIX} without a valid key); a listed path
+  called with another method answers 405 \`method_not_allowed\` with \`Allow\`
+  (#/components/responses/MethodNotAllowed). HEAD is served wherever GET is.
+- **Health.** \`GET ${HEALTH_PATH}\` (outside ${API_PREFIX}, no key, no rate-limit headers) answers
+  \`{"status":"ok"}\`; it is not an API operation and is not described here.`;
+
+/** Builds the whole document; a fresh object each call, so callers may mutate it. */
+export function buildOpenApiDocument(): Record<string, unknown> {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Animal store API",
+      // The interface version (the spec's), not the package's: it changes only with the contract.
+      version: "1.0.0",
+      description: DESCRIPTION,
+      license: { name: pkg.license, identifier: pkg.license },
+    },
+    servers: [
+      {
+        url: `https://{host}${API_PREFIX}`,
+        description: "Production",
+        variables: { host: { default: "api.petstore.example", description: "The production host." } },
+      },
+      {
+        url: `https://{stagingHost}${API_PREFIX}`,
+        description: "Staging",
+        variables: { stagingHost: { default: "staging.api.petstore.example", description: "The staging host." } },
+      },
+      { url: `http://127.0.0.1:3000${API_PREFIX}`, description: "Local: `petstore serve`" },
+    ],
+    security: [{ [BEARER]: [] }],
+    tags: [
+      { name: "pets", description: "The animals." },
+      { name: "keys", description: "API keys; admin keys only." },
+      { name: "meta", description: "About the API itself." },
+    ],
+    paths: structuredClone(paths()),
+    components: {
+      schemas: componentSchemas(),
+      responses: componentResponses(),
+      headers: structuredClone(HEADER_COMPONENTS),
+      securitySchemes: {
+        [BEARER]: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "ps_ and 40 base62 characters",
+          description: "An API key. Admins create keys with POST /keys; the first admin key is printed by `petstore serve`.",
+        },
+      },
+    },
+  };
+}
+
+let serialised: string | undefined;
+
+/** The document as JSON text, built on first use and kept: the server serves this. */
+export function openApiJson(): string {
+  serialised ??= JSON.stringify(buildOpenApiDocument());
+  return serialised;
+}

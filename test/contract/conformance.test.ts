@@ -1,0 +1,59 @@
+// The conformance helper itself: it must refuse what the document does not declare, or every
+// integration test that goes through it proves nothing.
+import { afterEach, describe, expect, it } from "vitest";
+import { checkResponse, forgetConformanceFailures } from "../helpers/conformance.js";
+
+afterEach(forgetConformanceFailures);
+
+const RATE_LIMIT = {
+  "x-ratelimit-limit": "60",
+  "x-ratelimit-remaining": "59",
+  "x-ratelimit-reset": "1795350480",
+  "ratelimit-policy": '"minute";q=60;w=60, "day";q=1000;w=86400',
+  ratelimit: '"minute";r=59;t=42, "day";r=999;t=50000',
+};
+const DEPRECATION = {
+  deprecation: "@1767225600",
+  sunset: "Thu, 05 Dec 2030 00:00:00 GMT",
+  link: '<http://127.0.0.1:3000/v1/pets>; rel="successor-version"',
+};
+const PET = { id: 1, name: "Rex", categoryId: 3, status: "available" };
+const BASE = "http://127.0.0.1:3000/v1";
+
+function reply(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  const text = body === undefined ? null : JSON.stringify(body);
+  const contentType: Record<string, string> = text === null ? {} : { "content-type": "application/json" };
+  return new Response(text, { status, headers: { ...RATE_LIMIT, ...contentType, ...headers } });
+}
+const error = (status: number, code: string) => ({ code, message: "m", status });
+
+describe("checkResponse accepts what the document declares", () => {
+  it.each([
+    ["GET", `${BASE}/pets?limit=1`, reply(200, [PET], { link: `<${BASE}/pets?cursor=cDE>; rel="next"` })],
+    ["POST", `${BASE}/pets`, reply(201, PET, { location: "/v1/pets/1" })],
+    ["GET", "/pets/{petId}", reply(200, PET, DEPRECATION)],
+    ["DELETE", `${BASE}/keys/key_1`, reply(204, undefined)],
+    ["GET", `${BASE}/pets`, reply(429, error(429, "key_banned"), { "retry-after": "900" })],
+    ["DELETE", `${BASE}/pets`, reply(405, error(405, "method_not_allowed"), { allow: "GET, HEAD, POST" })],
+    ["GET", "http://127.0.0.1:3000/favicon.ico", reply(404, error(404, "not_found"))],
+  ])("%s %s", async (method, url, response) => {
+    await expect(checkResponse(method, url, response)).resolves.toBeUndefined();
+  });
+});
+
+describe("checkResponse refuses", () => {
+  it.each([
+    ["a status the operation does not declare", "GET", "/pets/{petId}", reply(403, error(403, "forbidden"), DEPRECATION), /declares 200, 400, 401, 404, 429, 500, not 403/],
+    ["a missing required header", "POST", "/pets", reply(201, PET), /required header location is missing/],
+    ["an undeclared header", "GET", "/pets", reply(200, [], { "x-powered-by": "h3" }), /header x-powered-by is not declared/],
+    ["a header value its schema refuses", "GET", "/pets", reply(200, [], { "x-ratelimit-limit": "lots" }), /header x-ratelimit-limit/],
+    ["a body with a field the schema does not name", "GET", "/pets", reply(200, [{ ...PET, hash: "x" }]), /must NOT have additional properties/],
+    ["a code that does not go with the status", "GET", "/pets", reply(401, error(401, "forbidden"), { "www-authenticate": 'Bearer realm="petstore"' }), /code/],
+    ["a body on HEAD", "HEAD", "/pets", reply(200, [PET]), /declares no body/],
+    ["an Allow that differs from the document", "PUT", "/pets", reply(405, error(405, "method_not_allowed"), { allow: "GET" }), /Allow is "GET"/],
+    ["a 200 on an unlisted path", "GET", "/store/orders", reply(200, []), /an unlisted path declares/],
+    ["rate-limit headers on /healthz", "GET", "http://127.0.0.1:3000/healthz", reply(200, { status: "ok" }), /only transport headers/],
+  ])("%s", async (_label, method, url, response, message) => {
+    await expect(checkResponse(method, url, response)).rejects.toThrow(message);
+  });
+});

@@ -1,0 +1,129 @@
+// The generated OpenAPI document: valid OpenAPI 3.1 for a maintained validator, and saying what
+// the issue asks of it (servers, security, deprecation, statuses and headers per operation).
+import { compileErrors, validate } from "@readme/openapi-parser";
+import { describe, expect, it } from "vitest";
+import { ERROR_CODE_DOCS } from "../../src/contract/error-codes.js";
+import { buildOpenApiDocument } from "../../src/contract/openapi.js";
+import { ERROR_CODES } from "../../src/contract/values.js";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON document, read by path
+const doc = buildOpenApiDocument() as any;
+const RATE_LIMIT = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit-Policy", "RateLimit"];
+
+interface Operation {
+  id: string;
+  method: string;
+  path: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  op: any;
+}
+const operations: Operation[] = Object.entries(doc.paths).flatMap(([path, item]) =>
+  Object.entries(item as object)
+    .filter(([method]) => ["get", "post", "delete"].includes(method))
+    .map(([method, op]) => ({ id: op.operationId, method, path, op })),
+);
+const operation = (id: string) => operations.find((candidate) => candidate.id === id)!.op;
+
+/** The response object, through its $ref when it has one. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const deref = (response: any) => (response.$ref ? doc.components.responses[response.$ref.split("/").pop()] : response);
+const headerNames = (response: unknown) => Object.keys(deref(response).headers ?? {});
+
+describe("the OpenAPI document", () => {
+  it("is valid OpenAPI 3.1 for @readme/openapi-parser, without warnings", async () => {
+    const result = await validate(structuredClone(doc));
+    expect(result.valid ? "" : compileErrors(result)).toBe("");
+    expect(result.warnings).toEqual([]);
+    expect(doc.openapi).toBe("3.1.0");
+  });
+
+  it("lists production and staging with their hosts as server variables, each ending in /v1, and a local one", () => {
+    const [production, staging, local] = doc.servers;
+    expect(production).toMatchObject({ url: "https://{host}/v1", variables: { host: { default: "api.petstore.example" } } });
+    expect(staging).toMatchObject({ url: "https://{stagingHost}/v1", variables: { stagingHost: { default: "staging.api.petstore.example" } } });
+    expect(local.url).toBe("http://127.0.0.1:3000/v1");
+  });
+
+  it("has the shared schemas as components, Error.code an enum of every code with its meaning", () => {
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(["Pet", "NewPet", "PetStatus", "Error", "NewKey", "KeyView", "CreatedKey"]),
+    );
+    const code = doc.components.schemas.Error.properties.code;
+    expect(code.enum).toEqual([...ERROR_CODES]);
+    for (const name of ERROR_CODES) expect(code.description).toContain(`\`${name}\` (${ERROR_CODE_DOCS[name].status})`);
+    expect(Object.keys(code["x-enumDescriptions"])).toEqual([...ERROR_CODES]);
+    expect(doc.components.schemas.Pet.properties.id).toMatchObject({ type: "integer", format: "int64" });
+  });
+
+  it("applies the bearer scheme to every operation but getOpenApi", () => {
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+    for (const { id, op } of operations) {
+      expect(op.security, id).toEqual(id === "getOpenApi" ? [] : [{ bearerAuth: [] }]);
+    }
+  });
+
+  it.each([
+    ["listPets", "get /pets", [200, 400, 401, 429, 500]],
+    ["createPet", "post /pets", [201, 400, 401, 413, 415, 429, 500, 503]],
+    ["getPet", "get /pets/{petId}", [200, 400, 401, 404, 429, 500]],
+    ["createKey", "post /keys", [201, 400, 401, 403, 413, 415, 429, 500, 503]],
+    ["listKeys", "get /keys", [200, 401, 403, 429, 500]],
+    ["revokeKey", "delete /keys/{id}", [204, 401, 403, 404, 429, 500, 503]],
+    ["getOpenApi", "get /openapi.json", [200, 429, 500]],
+  ])("%s (%s) declares exactly %j", (id, route, statuses) => {
+    const found = operations.find((candidate) => candidate.id === id)!;
+    expect(`${found.method} ${found.path}`).toBe(route);
+    expect(Object.keys(found.op.responses).map(Number)).toEqual(statuses);
+  });
+
+  it("documents 404 for unlisted paths and 405 for other methods, with Allow", () => {
+    expect(doc.info.description).toMatch(/404 `not_found`[\s\S]*#\/components\/responses\/NotFound/);
+    expect(headerNames(doc.components.responses.MethodNotAllowed)).toContain("Allow");
+    expect(doc.paths["/pets"].description).toContain("405 method_not_allowed with `Allow: GET, HEAD, POST`");
+    expect(doc.paths["/keys/{id}"].description).toContain("`Allow: DELETE`");
+  });
+
+  it("marks getPet deprecated, with the sunset date and Deprecation, Sunset and Link on every response", () => {
+    const getPet = operation("getPet");
+    expect(getPet).toMatchObject({ deprecated: true, "x-sunset": "2030-12-05" });
+    expect(getPet.description).toContain("2030-12-05");
+    for (const response of Object.values(getPet.responses)) {
+      expect(headerNames(response)).toEqual(expect.arrayContaining(["Deprecation", "Sunset", "Link"]));
+    }
+    expect(doc.components.headers.Sunset.schema.const).toBe("Thu, 05 Dec 2030 00:00:00 GMT");
+    expect(operations.filter(({ op }) => op.deprecated).map(({ id }) => id)).toEqual(["getPet"]);
+  });
+
+  it("puts the rate-limit headers on every response, required", () => {
+    for (const { id, op } of operations) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        expect(headerNames(response), `${id} ${status}`).toEqual(expect.arrayContaining(RATE_LIMIT));
+      }
+    }
+    for (const name of RATE_LIMIT) expect(doc.components.headers[name].required).toBe(true);
+  });
+
+  it("adds Retry-After on 429 and 503, Location on 201, Link on listPets, WWW-Authenticate on 401", () => {
+    for (const { id, op } of operations) {
+      const has = (status: number, header: string) => expect(headerNames(op.responses[status]), `${id} ${status}`).toContain(header);
+      if (op.responses[429]) has(429, "Retry-After");
+      if (op.responses[503]) has(503, "Retry-After");
+      if (op.responses[201]) has(201, "Location");
+      if (op.responses[401]) has(401, "WWW-Authenticate");
+    }
+    expect(operation("listPets").responses[200].headers.Link.$ref).toBe("#/components/headers/Link-Next");
+    expect(doc.components.headers["Link-Next"].required).toBe(false);
+  });
+
+  it("gives every error response the Error body, narrowed to the codes of its status", () => {
+    for (const { id, op } of operations) {
+      for (const [status, response] of Object.entries(op.responses).filter(([status]) => Number(status) >= 400)) {
+        const [error, narrowed] = deref(response).content["application/json"].schema.allOf;
+        expect(error, `${id} ${status}`).toEqual({ $ref: "#/components/schemas/Error" });
+        for (const code of narrowed.properties.code.enum) expect(ERROR_CODE_DOCS[code as keyof typeof ERROR_CODE_DOCS].status).toBe(Number(status));
+      }
+    }
+    expect(operation("createPet").responses[400].$ref).toBe("#/components/responses/InvalidBody");
+    expect(operation("listPets").responses[400].$ref).toBe("#/components/responses/InvalidParameter");
+  });
+});
