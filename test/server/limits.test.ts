@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { expectError, expectRateLimitHeaders, json } from "../helpers/assertions.js";
+import { tempDbPath } from "../helpers/serve-process.js";
 import { createKey, startTestServer, testClock, type TestServer } from "../helpers/test-server.js";
 
 const NOON = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -144,7 +145,7 @@ describe("temporary ban", () => {
   });
 
   it("takes its threshold and duration from the serve config file", async () => {
-    const config = `${await import("../helpers/serve-process.js").then((m) => m.tempDbPath("limits.json"))}`;
+    const config = await tempDbPath("limits.json");
     await writeFile(config, JSON.stringify({ plans: { free: { perMinute: 2 } }, ban: { threshold: 2, durationSeconds: 60 } }));
     const server = await serverAt(testClock(NOON), { configFile: config });
     const { key } = await createKey(server, { plan: "free" });

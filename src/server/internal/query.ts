@@ -24,3 +24,8 @@ export function parsePositiveInteger(raw: string): number | undefined {
   const value = Number(raw);
   return Number.isSafeInteger(value) ? value : undefined;
 }
+
+/** Echo user input in messages without letting it grow them without bound. */
+export function safeEcho(raw: string): string {
+  return raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
+}

@@ -6,7 +6,8 @@ import type { KeyRecord, KeyStore } from "../../store/key-store.js";
 import { forbidden, invalidBody, notFound } from "../errors.js";
 import { readJsonBody } from "../internal/json-body.js";
 import { persistOrUnavailable } from "../internal/storage.js";
-import { displayPrefix, generateApiKey, generateKeyId, hashApiKey } from "../keys/secrets.js";
+import { issueKey } from "../keys/issue-key.js";
+import { safeEcho } from "../internal/query.js";
 
 export interface KeyRoutesDeps {
   keys: KeyStore;
@@ -20,19 +21,8 @@ export async function createKey(event: H3Event, deps: KeyRoutesDeps): Promise<Cr
   const parsed = NewKeySchema.safeParse(await readJsonBody(event));
   if (!parsed.success) throw invalidBody(describeIssue(parsed.error));
   const { plan, name, perMinute, perDay } = parsed.data;
-  const secret = generateApiKey();
-  const record: KeyRecord = {
-    id: generateKeyId(),
-    hash: hashApiKey(secret),
-    prefix: displayPrefix(secret),
-    plan,
-    name: name ?? null,
-    admin: false,
-    limits: perMinute !== undefined && perDay !== undefined ? { perMinute, perDay } : null,
-    createdAt: new Date(deps.now()).toISOString(),
-    revokedAt: null,
-    lastUsedAt: null,
-  };
+  const limits = perMinute !== undefined && perDay !== undefined ? { perMinute, perDay } : null;
+  const { secret, record } = issueKey({ plan, name: name ?? null, admin: false, limits }, deps.now);
   await persistOrUnavailable(() => deps.keys.create(record));
   event.res.status = 201;
   event.res.headers.set("location", `${API_PREFIX}/keys/${record.id}`);
@@ -51,7 +41,7 @@ export async function revokeKey(event: H3Event, deps: KeyRoutesDeps): Promise<nu
   requireAdmin(event);
   const id = event.context.params?.id ?? "";
   const revoked = await persistOrUnavailable(() => deps.keys.revoke(id, new Date(deps.now())));
-  if (!revoked) throw notFound(`no key with id ${JSON.stringify(id.slice(0, 64))}`);
+  if (!revoked) throw notFound(`no key with id "${safeEcho(id)}"`);
   event.res.status = 204;
   return null;
 }

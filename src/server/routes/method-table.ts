@@ -10,8 +10,7 @@ export type MethodHandlers = Partial<Record<Method, (event: H3Event) => unknown>
  * (h3 alone would answer 404); HEAD is served wherever GET is.
  */
 export function route(app: H3, path: string, handlers: MethodHandlers, meta: RouteMeta = {}): void {
-  const allowed = Object.keys(handlers) as Method[];
-  if (handlers.GET) allowed.splice(1, 0, "HEAD" as Method);
+  const allowed = Object.keys(handlers).flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method]));
   const handler: EventHandler = (event) => {
     const method = event.req.method === "HEAD" ? "GET" : (event.req.method as Method);
     const handle = handlers[method];

@@ -14,7 +14,7 @@ import type { PetStore } from "../../store/pet-store.js";
 import { invalidBody, invalidParameter, notFound } from "../errors.js";
 import { decodeCursor, encodeCursor } from "../internal/cursor.js";
 import { readJsonBody } from "../internal/json-body.js";
-import { parsePositiveInteger, readQuery } from "../internal/query.js";
+import { parsePositiveInteger, readQuery, safeEcho } from "../internal/query.js";
 import { persistOrUnavailable } from "../internal/storage.js";
 
 const LIST_PARAMETERS = ["limit", "status", "cursor"] as const;
@@ -78,9 +78,4 @@ function nextPageUrl(current: URL, lastId: number): string {
   for (const [name, value] of current.searchParams) if (name !== "cursor") next.searchParams.set(name, value);
   next.searchParams.set("cursor", encodeCursor(lastId));
   return next.href;
-}
-
-/** Echo user input in messages without letting it grow them without bound. */
-export function safeEcho(raw: string): string {
-  return raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
 }
