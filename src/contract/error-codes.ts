@@ -20,6 +20,15 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, ErrorCodeDoc>> = {
   key_banned: { status: 429, meaning: "Too many requests over the limit: the key (or IP) is banned until Retry-After." },
   storage_unavailable: { status: 503, meaning: "The database cannot be written right now; nothing was stored. Retry later." },
   internal_error: { status: 500, meaning: "An unexpected error; it is logged on the server, never echoed." },
+  malformed_request: {
+    status: 400,
+    meaning: "The request is not valid HTTP/1.1 (request line, method, headers, Host or body framing); the connection is closed.",
+  },
+  request_timeout: {
+    status: 408,
+    meaning: "The headers did not arrive within 10 s, or the whole request within 30 s; the connection is closed.",
+  },
+  headers_too_large: { status: 431, meaning: "The request headers are larger than 16 KiB; the connection is closed." },
 };
 
 /** The codes an error response with this status can carry, e.g. 429: rate_limited, key_banned. */

@@ -7,9 +7,12 @@ import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET_HTTP_DATE, LIST_LIMIT_DEFAULT, LI
 export const BEARER = "bearerAuth";
 const withKey = [{ [BEARER]: [] }];
 
-/** Every /v1 operation can be refused for its key, for the rate limit, or fail unexpectedly. */
-const GUARDED: ErrorResponseName[] = ["Unauthorized", "TooManyRequests", "InternalError"];
-const WRITES_BODY: ErrorResponseName[] = ["InvalidBody", "PayloadTooLarge", "UnsupportedMediaType", "StorageUnavailable"];
+/**
+ * Every /v1 operation can be refused for its key, for the rate limit, for a database or Redis out
+ * of reach, or fail unexpectedly.
+ */
+const GUARDED: ErrorResponseName[] = ["Unauthorized", "TooManyRequests", "InternalError", "StorageUnavailable"];
+const WRITES_BODY: ErrorResponseName[] = ["InvalidBody", "PayloadTooLarge", "UnsupportedMediaType"];
 
 const SUNSET_DATE = new Date(GET_PET_SUNSET_HTTP_DATE).toISOString().slice(0, 10);
 const DEPRECATED_SINCE = new Date(GET_PET_DEPRECATED_AT * 1000).toISOString().slice(0, 10);
@@ -104,7 +107,7 @@ const revokeKey = {
   parameters: [{ name: "id", in: "path", required: true, description: "The key's id.", schema: { type: "string" } }],
   responses: {
     "204": response("Revoked.", undefined),
-    ...errorResponses(["Forbidden", "NotFound", "StorageUnavailable", ...GUARDED]),
+    ...errorResponses(["Forbidden", "NotFound", ...GUARDED]),
   },
 };
 
@@ -120,7 +123,7 @@ const getOpenApi = {
       properties: { openapi: { type: "string", pattern: "^3\\.1\\." }, info: { type: "object" }, paths: { type: "object" } },
       required: ["openapi", "info", "paths"],
     }),
-    ...errorResponses(["TooManyRequests", "InternalError"]),
+    ...errorResponses(["TooManyRequests", "InternalError", "StorageUnavailable"]),
   },
 };
 

@@ -65,6 +65,8 @@ interface ErrorResponseSpec {
   /** Defaults to every code documented with this status. */
   codes?: ErrorCode[];
   headers?: HeaderName[];
+  /** Answers that can be given before the request was counted carry the rate-limit headers only sometimes. */
+  rateLimitHeadersOptional?: boolean;
 }
 
 /** components.responses: every error an operation can answer, named once. */
@@ -79,17 +81,30 @@ export const ERROR_RESPONSES = {
   UnsupportedMediaType: { status: 415, description: "The body is not sent as application/json." },
   TooManyRequests: { status: 429, description: "Over the rate limit, or banned for repeated excess; wait Retry-After seconds.", headers: ["Retry-After"] },
   InternalError: { status: 500, description: "An unexpected error, logged on the server." },
-  StorageUnavailable: { status: 503, description: "The database cannot be written right now; nothing was stored.", headers: ["Retry-After"] },
+  StorageUnavailable: {
+    status: 503,
+    description:
+      "The database cannot be written or reached right now, or the rate-limit store (Redis) cannot be reached; nothing was stored or changed. The rate-limit headers are missing when the rate-limit store is the part out of reach.",
+    headers: ["Retry-After"],
+    rateLimitHeadersOptional: true,
+  },
 } satisfies Record<string, ErrorResponseSpec>;
 
 export type ErrorResponseName = keyof typeof ERROR_RESPONSES;
 
 /** A response object whose headers reference components.headers; rate-limit headers always included. */
-export function response(description: string, schema: JsonSchema | undefined, headers: HeaderName[] = []): JsonSchema {
-  const names = [...RATE_LIMIT_HEADERS, ...headers];
+export function response(
+  description: string,
+  schema: JsonSchema | undefined,
+  headers: HeaderName[] = [],
+  rateLimitHeadersOptional = false,
+): JsonSchema {
+  const reference = (name: HeaderName) => ({ $ref: `#/components/headers/${name}` });
+  const optional = (name: HeaderName) => ({ ...HEADER_COMPONENTS[name], required: false });
+  const rateLimit = RATE_LIMIT_HEADERS.map((name) => [wireName(name), rateLimitHeadersOptional ? optional(name) : reference(name)]);
   return {
     description,
-    headers: Object.fromEntries(names.map((name) => [wireName(name), { $ref: `#/components/headers/${name}` }])),
+    headers: Object.fromEntries([...rateLimit, ...headers.map((name) => [wireName(name), reference(name)])]),
     ...(schema ? { content: { "application/json": { schema } } } : {}),
   };
 }
@@ -101,7 +116,7 @@ export function errorResponse(name: ErrorResponseName, extraHeaders: HeaderName[
   const schema = {
     allOf: [schemaRef("Error"), { type: "object", properties: { code: { enum: codes }, status: { const: spec.status } } }],
   };
-  return response(spec.description, schema, [...(spec.headers ?? []), ...extraHeaders]);
+  return response(spec.description, schema, [...(spec.headers ?? []), ...extraHeaders], spec.rateLimitHeadersOptional);
 }
 
 /** The responses map entries of an operation's errors: references, or inline copies with extra headers. */

@@ -17,6 +17,10 @@ const DESCRIPTION = `The animal-store API.
   (#/components/responses/NotFound; 401 first under ${API_PREFIX} without a valid key); a listed path
   called with another method answers 405 \`method_not_allowed\` with \`Allow\`
   (#/components/responses/MethodNotAllowed). HEAD is served wherever GET is.
+- **Transport errors.** A request that is not valid HTTP/1.1 never reaches an operation. It is answered
+  with the Error body, without rate-limit headers, and the connection is closed: 400
+  \`malformed_request\`, 408 \`request_timeout\` (headers within 10 s, the whole request within 30 s) or
+  431 \`headers_too_large\` (over 16 KiB). CONNECT answers 405 \`method_not_allowed\` with an empty \`Allow\`.
 - **Health.** \`GET ${HEALTH_PATH}\` (outside ${API_PREFIX}, no key, no rate-limit headers) answers
   \`{"status":"ok"}\`; it is not an API operation and is not described here.`;
 

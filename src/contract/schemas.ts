@@ -14,6 +14,19 @@ import {
 const required = (rule: string) => (issue: { input: unknown }) =>
   issue.input === undefined ? "is required" : rule;
 
+/**
+ * A non-empty string of at most `max` characters, counted as JSON Schema's maxLength counts
+ * them (code points, so an emoji is one character), not as UTF-16 units as zod's max does.
+ */
+const text = (max: number) =>
+  z
+    .string({ error: required("must be a string") })
+    .min(1, { error: "must not be empty" })
+    .refine((value) => value.length <= max || [...value].length <= max, {
+      error: `must be at most ${max} characters`,
+    })
+    .meta({ maxLength: max });
+
 const positiveSafeInteger = (what: string) =>
   z
     .int({ error: required(`must be an integer between 1 and ${Number.MAX_SAFE_INTEGER}`) })
@@ -26,11 +39,7 @@ export const PetStatusSchema = z
 
 export const NewPetSchema = z
   .strictObject({
-    name: z
-      .string({ error: required("must be a string") })
-      .min(1, { error: "must not be empty" })
-      .max(PET_NAME_MAX_LENGTH, { error: `must be at most ${PET_NAME_MAX_LENGTH} characters` })
-      .describe("The animal's name."),
+    name: text(PET_NAME_MAX_LENGTH).describe("The animal's name."),
     categoryId: positiveSafeInteger("Identifier of the category the animal belongs to."),
     status: PetStatusSchema.optional(),
   })
@@ -39,7 +48,7 @@ export const NewPetSchema = z
 export const PetSchema = z
   .object({
     id: positiveSafeInteger("Unique identifier, assigned by the service on creation."),
-    name: z.string().min(1).max(PET_NAME_MAX_LENGTH).describe("The animal's name."),
+    name: text(PET_NAME_MAX_LENGTH).describe("The animal's name."),
     categoryId: positiveSafeInteger("Identifier of the category the animal belongs to."),
     status: PetStatusSchema,
   })
@@ -65,11 +74,7 @@ export const KeyLimitsSchema = z.object({
 export const NewKeySchema = z
   .strictObject({
     plan: PlanSchema,
-    name: z
-      .string({ error: "must be a string" })
-      .min(1, { error: "must not be empty" })
-      .max(KEY_NAME_MAX_LENGTH, { error: `must be at most ${KEY_NAME_MAX_LENGTH} characters` })
-      .optional(),
+    name: text(KEY_NAME_MAX_LENGTH).optional(),
     perMinute: positiveSafeInteger("Requests per minute; enterprise keys only.").optional(),
     perDay: positiveSafeInteger("Requests per UTC day; enterprise keys only.").optional(),
   })

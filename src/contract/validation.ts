@@ -10,7 +10,8 @@ export function describeIssue(error: z.ZodError): string {
   if (issue.code === "unrecognized_keys") {
     const field = issue.keys[0] ?? "";
     const why = field === "id" ? " (the service assigns it)" : "";
-    return `unknown field "${field}"${why}`;
+    // Any JSON string can be a field name: echo a bounded part of it.
+    return `unknown field "${field.length > 40 ? `${field.slice(0, 40)}…` : field}"${why}`;
   }
   const path = issue.path.map(String).join(".");
   if (path === "" && issue.code === "invalid_type") return "the body must be a JSON object";

@@ -37,6 +37,9 @@ export const ERROR_CODES = [
   "key_banned",
   "storage_unavailable",
   "internal_error",
+  "malformed_request",
+  "request_timeout",
+  "headers_too_large",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

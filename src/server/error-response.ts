@@ -1,6 +1,9 @@
 import type { H3Event, HTTPError } from "h3";
 import type { ErrorBody, ErrorCode } from "../contract/values.js";
-import { ApiHttpError } from "./errors.js";
+import { StorageUnavailableError } from "../store/errors.js";
+import { ApiHttpError, storageUnavailable } from "./errors.js";
+import { safeEcho } from "./internal/query.js";
+import { redactSecrets } from "./keys/secrets.js";
 import type { ServerLogger } from "./request-log.js";
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
@@ -20,17 +23,22 @@ export function toErrorResponse(error: HTTPError, event: H3Event, logger: Server
   const headers = new Headers(event.res.headers);
   if (api.headers) for (const [name, value] of api.headers) headers.set(name, value);
   headers.set("content-type", "application/json");
-  const body: ErrorBody = { code: api.code, message: api.message, status: api.status };
+  const body: ErrorBody = { code: api.code, message: redactSecrets(api.message), status: api.status };
   return new Response(JSON.stringify(body), { status: api.status, headers });
 }
 
 function toApiError(error: HTTPError, event: H3Event, logger: ServerLogger): ApiHttpError {
   if (error instanceof ApiHttpError) return error;
   if (error.cause instanceof ApiHttpError) return error.cause;
+  // A read, a key lookup or the rate limiter with PostgreSQL or Redis out of reach: the store
+  // has logged it; the client is told to come back, not that the server is broken.
+  if (error.cause instanceof StorageUnavailableError) {
+    return storageUnavailable("the database or the rate-limit store cannot be reached right now; nothing was changed");
+  }
   const code = CODE_BY_STATUS[error.status];
   if (code && !error.unhandled) {
     const message =
-      code === "not_found" ? `no such resource: ${event.req.method} ${event.url.pathname}` : error.message;
+      code === "not_found" ? `no such resource: ${event.req.method} ${safeEcho(event.url.pathname)}` : error.message;
     return new ApiHttpError(error.status, code, message);
   }
   logger.error(`${event.req.method} ${event.url.pathname} failed`, error.cause ?? error);

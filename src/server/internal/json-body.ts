@@ -1,6 +1,7 @@
 import type { H3Event } from "h3";
 import { MAX_BODY_BYTES } from "../../contract/values.js";
 import { ApiHttpError } from "../errors.js";
+import { safeEcho } from "./query.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
@@ -23,8 +24,17 @@ export async function readJsonBody(event: H3Event): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw invalidJson(`the request body is not valid JSON: ${(error as Error).message}`);
+    throw invalidJson(`the request body is not valid JSON: ${withoutExcerpt((error as Error).message)}`);
   }
+}
+
+/**
+ * V8's JSON.parse message without the excerpt of the body it quotes: the excerpt can start
+ * anywhere, e.g. inside a secret pasted into the wrong place, and error bodies never carry one.
+ */
+function withoutExcerpt(message: string): string {
+  const bare = message.replace(/(?:, )?(?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, "");
+  return bare === "" ? "not a JSON value" : bare;
 }
 
 function assertJsonMediaType(contentType: string | null): void {
@@ -33,7 +43,7 @@ function assertJsonMediaType(contentType: string | null): void {
     throw new ApiHttpError(
       415,
       "unsupported_media_type",
-      `Content-Type must be application/json, got ${contentType === null ? "none" : JSON.stringify(contentType)}`,
+      `Content-Type must be application/json, got ${contentType === null ? "none" : JSON.stringify(safeEcho(contentType))}`,
     );
   }
 }
@@ -44,11 +54,15 @@ async function readLimited(body: ReadableStream<Uint8Array> | null): Promise<Uin
   let size = 0;
   const reader = body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      throw invalidJson("the request body ended before it was complete");
+    });
     if (done) break;
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => undefined);
+      // Not cancel(): that destroys the socket before the 413 is written. The unread rest stays
+      // in the kernel (the stream pauses), and `Connection: close` ends the connection after the answer.
+      reader.releaseLock();
       throw payloadTooLarge();
     }
     chunks.push(value);
@@ -57,6 +71,8 @@ async function readLimited(body: ReadableStream<Uint8Array> | null): Promise<Uin
 }
 
 const payloadTooLarge = () =>
-  new ApiHttpError(413, "payload_too_large", `the request body is larger than ${MAX_BODY_BYTES} bytes`);
+  new ApiHttpError(413, "payload_too_large", `the request body is larger than ${MAX_BODY_BYTES} bytes`, {
+    connection: "close",
+  });
 
 const invalidJson = (message: string) => new ApiHttpError(400, "invalid_json", message);

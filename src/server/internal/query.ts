@@ -8,9 +8,9 @@ export function readQuery<K extends string>(url: URL, allowed: readonly K[]): Pa
   const values: Partial<Record<K, string>> = {};
   for (const [name, value] of url.searchParams) {
     if (!(allowed as readonly string[]).includes(name)) {
-      throw invalidParameter(name, `is not a known query parameter (known: ${allowed.join(", ")})`);
+      throw invalidParameter(safeEcho(name), `is not a known query parameter (known: ${allowed.join(", ")})`);
     }
-    if (values[name as K] !== undefined) throw invalidParameter(name, "must be given at most once");
+    if (values[name as K] !== undefined) throw invalidParameter(safeEcho(name), "must be given at most once");
     values[name as K] = value;
   }
   return values;
