@@ -1,7 +1,9 @@
 import { ServerResponse, STATUS_CODES, type IncomingMessage, type OutgoingHttpHeaders, type Server } from "node:http";
 import type { H3 } from "h3";
-import { toNodeHandler } from "h3/node";
 import { listen, type Listener } from "listhen";
+import { NodeRequest, sendNodeResponse } from "srvx/node";
+import { applyDeadlines, DEFAULT_DEADLINES, type HttpDeadlines } from "./internal/deadlines.js";
+import { answerTransportErrors, refuseMissingHost } from "./internal/transport-errors.js";
 
 export interface HttpListener {
   /** e.g. http://127.0.0.1:3000 */
@@ -16,8 +18,14 @@ export interface HttpListener {
  * otherwise move to another port (or a random one) when the port is taken, which a server
  * that clients and load balancers point at must never do.
  */
-export async function listenStrict(app: H3, port: number, host: string): Promise<HttpListener> {
-  const listener = await listen(withReasonPhrases(toNodeHandler(app)), {
+export async function listenStrict(
+  app: H3,
+  port: number,
+  host: string,
+  deadlines: HttpDeadlines = DEFAULT_DEADLINES,
+): Promise<HttpListener> {
+  const handler = withReasonPhrases(toNodeListener(app));
+  const listener = await listen(handler, {
     // An empty alternative range disables the fallback; the types only know the non-empty form.
     port: { port, random: port === 0, ports: [], alternativePortRange: [] as unknown as [number, number] },
     hostname: host,
@@ -35,7 +43,10 @@ export async function listenStrict(app: H3, port: number, host: string): Promise
     await listener.close();
     throw new Error(`cannot listen on ${host}:${port}: the port is in use`);
   }
-  tuneTimeouts(listener.server as Server);
+  const server = listener.server as Server;
+  applyDeadlines(server, deadlines);
+  answerTransportErrors(server, deadlines);
+  guardShutdownTracker(server, handler);
   return {
     origin: originOf(host, listener.address.port),
     port: listener.address.port,
@@ -50,6 +61,7 @@ export async function listenStrict(app: H3, port: number, host: string): Promise
 function withReasonPhrases(handler: (req: IncomingMessage, res: ServerResponse) => unknown) {
   return (req: IncomingMessage, res: ServerResponse) => {
     res.writeHead = writeHeadWithReason as ServerResponse["writeHead"];
+    if (refuseMissingHost(req, res)) return;
     return handler(req, res);
   };
 }
@@ -61,16 +73,76 @@ function writeHeadWithReason(this: ServerResponse, status: number, reason?: stri
   return originalWriteHead.call(this, status, reason || STATUS_CODES[status] || "", headers);
 }
 
-/** Slow or stalled clients cannot hold a connection open for ever. */
-function tuneTimeouts(server: Server): void {
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  server.keepAliveTimeout = 5_000;
-  server.maxHeadersCount = 100;
+type RequestListener = (req: IncomingMessage, res: ServerResponse) => unknown;
+
+/** What srvx's FastResponse hands its own Node adapter: the parts, without a web body stream. */
+interface NodeParts {
+  status: number;
+  statusText: string;
+  headers: string[];
+  body: unknown;
+}
+type FastResponseParts = Response & { _toNodeResponse?: () => NodeParts };
+
+/**
+ * h3/node's toNodeHandler (srvx), with a shortcut measured on this server's hot path: a response
+ * whose body is already a string, as every JSON answer is, goes out with one writeHead and one
+ * end(), instead of write(), end() and a promise per response. Anything else goes to srvx.
+ */
+function toNodeListener(app: H3): RequestListener {
+  return (req, res) => {
+    const answer = app.fetch(new NodeRequest({ req, res }) as unknown as Request);
+    if (answer instanceof Promise) answer.then((response) => send(res, response), (error) => fail(res, error));
+    else send(res, answer);
+  };
+}
+
+function send(res: ServerResponse, response: FastResponseParts): void {
+  if (typeof response._toNodeResponse !== "function") {
+    sendNodeResponse(res, response).catch((error: unknown) => fail(res, error));
+    return;
+  }
+  const { status, statusText, headers, body } = response._toNodeResponse();
+  if (body !== undefined && body !== null && typeof body !== "string" && !(body instanceof Uint8Array)) {
+    const rebuilt = new Response(body as ReadableStream, { status, statusText, headers: pairs(headers) });
+    sendNodeResponse(res, rebuilt).catch((error: unknown) => fail(res, error));
+    return;
+  }
+  res.writeHead(status, statusText || STATUS_CODES[status] || "", headers);
+  res.end(body ?? undefined);
+}
+
+function pairs(flat: string[]): Array<[string, string]> {
+  const list: Array<[string, string]> = [];
+  for (let i = 0; i < flat.length; i += 2) list.push([flat[i]!, flat[i + 1]!]);
+  return list;
+}
+
+/** The app's own error handling failed: answer 500 if nothing was sent, else cut the connection. */
+function fail(res: ServerResponse, error: unknown): void {
+  console.error("petstore: cannot send the response:", error);
+  if (res.headersSent) res.destroy();
+  else res.writeHead(500).end();
+}
+
+/**
+ * listhen's http-shutdown reads `req.socket` when a response finishes; Node has set it to null
+ * by then if the connection broke mid-request, and the TypeError would end the process. Hand
+ * it the socket as it was when the request arrived.
+ */
+function guardShutdownTracker(server: Server, ours: RequestListener): void {
+  for (const tracker of server.listeners("request") as RequestListener[]) {
+    if (tracker === ours) continue;
+    server.removeListener("request", tracker);
+    server.on("request", (req: IncomingMessage, res: ServerResponse) => tracker({ socket: req.socket } as IncomingMessage, res));
+  }
 }
 
 async function closeGracefully(listener: Listener, graceMs: number): Promise<void> {
   const server = listener.server as Server;
+  // From now on every answer says `Connection: close`, so keep-alive clients stop sending
+  // requests on connections that are about to close.
+  server.prependListener("request", (_req: IncomingMessage, res: ServerResponse) => (res.shouldKeepAlive = false));
   const timer = setTimeout(() => server.closeAllConnections(), graceMs);
   try {
     await listener.close();

@@ -1,0 +1,66 @@
+// `npm run bench [-- --quick] [-- --out file.json]`: petstore's speed and memory as ratios to
+// baselines measured in the same run on the same machine (bare node:http, json-server 0.17.4).
+import { spawnSync } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { killAll, pinned, pinSelf } from "./lib/processes.mjs";
+import { formatTable, writeResults } from "./lib/report.mjs";
+import { runScenarios } from "./scenarios.mjs";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+const PLANS = {
+  // Load runs of 5 s, three alternating rounds for the GET comparisons: under 3 minutes in all.
+  full: { seconds: 5, rounds: 3, warmupSeconds: 2, postSeconds: 10, cliRuns: 20 },
+  quick: { seconds: 1, rounds: 1, warmupSeconds: 0.5, postSeconds: 1, cliRuns: 5 },
+};
+
+const { values: flags } = parseArgs({
+  options: { quick: { type: "boolean", default: false }, out: { type: "string" } },
+});
+const mode = flags.quick ? "quick" : "full";
+const out = flags.out ?? join(ROOT, "bench/results", `${new Date().toISOString().replace(/[:.]/g, "-")}-${mode}.json`);
+
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.once(signal, () => {
+    killAll();
+    process.exit(130);
+  });
+}
+process.once("exit", killAll);
+
+const startedAt = Date.now();
+build();
+pinSelf();
+const work = await mkdtemp(join(tmpdir(), "petstore-bench-"));
+try {
+  console.error(`petstore bench (${mode}): servers on core 0, load on core 1: ${pinned ? "yes" : "no (no taskset)"}`);
+  const { rows, runs } = await runScenarios({ root: ROOT, work, plan: PLANS[mode], log: (line) => console.error(line) });
+  const seconds = (Date.now() - startedAt) / 1000;
+  console.log(formatTable(rows));
+  await writeResults(out, { mode, date: new Date().toISOString(), seconds, machine: machine(), rows, runs });
+  const missed = rows.filter((r) => r.pass === false).length;
+  console.log(`\ngoals missed: ${missed}; figures in ${out} (${seconds.toFixed(0)} s)`);
+} finally {
+  killAll();
+  await rm(work, { recursive: true, force: true });
+}
+
+function build() {
+  const result = spawnSync(process.execPath, [join(ROOT, "scripts/build.mjs")], { stdio: "inherit", cwd: ROOT });
+  if (result.status !== 0) throw new Error("npm run build failed");
+}
+
+function machine() {
+  return {
+    cores: cpus().length,
+    cpu: cpus()[0]?.model,
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    loadAverageAtEnd: loadavg(),
+    pinned,
+  };
+}
