@@ -55,7 +55,8 @@ async function saveSnapshot(path: string, snapshot: Snapshot): Promise<void> {
     await writeFile(temp, JSON.stringify(snapshot), { mode: 0o600, flag: "wx" });
     await rename(temp, path);
   } catch (error) {
-    await rm(temp, { force: true });
+    // The write's own error is the one to report (disk full, not "cannot remove").
+    await rm(temp, { force: true }).catch(() => {});
     throw error;
   }
 }

@@ -3,14 +3,14 @@ import { link, open, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { StoreLockedError } from "./errors.js";
 
 export interface LockOptions {
-  /** Told when a stale lock (dead pid, or not a pid at all) is taken over. */
+  /** Told when a stale lock (dead pid, or not a pid at all) is taken over, or cannot be removed. */
   warn: (message: string) => void;
 }
 
 export interface FileLock {
   /** `<db>.lock` */
   readonly path: string;
-  /** Removes the lock file if it is still ours. Idempotent. */
+  /** Removes the lock file if it is still ours. Idempotent; warns instead of throwing. */
   release(): Promise<void>;
 }
 
@@ -34,7 +34,7 @@ export async function acquireLock(file: string, { warn }: LockOptions): Promise<
   try {
     const { ino } = await stat(temp);
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      if (await tryLink(temp, path)) return ownLock(path, ino);
+      if (await tryLink(temp, path)) return ownLock(path, ino, warn);
       const holder = await readHolder(path);
       if (!holder) continue;
       if (holder.pid !== undefined && isAlive(holder.pid)) throw new StoreLockedError(file, holder.pid);
@@ -114,15 +114,20 @@ function staleMessage(path: string, holder: Holder): string {
   return `took over the lock ${path}: its content ${JSON.stringify(holder.text.slice(0, 40))} is not a pid`;
 }
 
-function ownLock(path: string, ino: number): FileLock {
+function ownLock(path: string, ino: number, warn: (message: string) => void): FileLock {
   let released = false;
   return {
     path,
     async release() {
       if (released) return;
       released = true;
-      const holder = await readHolder(path);
-      if (holder?.ino === ino && holder.pid === process.pid) await unlink(path);
+      try {
+        const holder = await readHolder(path);
+        if (holder?.ino === ino && holder.pid === process.pid) await unlink(path);
+      } catch (error) {
+        // A lock left behind names a dead pid: the next start takes it over.
+        warn(`cannot remove the lock ${path}: ${error instanceof Error ? error.message : String(error)}`);
+      }
     },
   };
 }

@@ -2,10 +2,13 @@ import { open, readFile, rename, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { Adapter } from "lowdb";
+import { isCode, syncDirectory } from "./internal/files.js";
 
 export interface WriteEvent {
+  /** A whole-file rewrite of the db (snapshot) or one appended journal line. */
+  file: "snapshot" | "journal";
   bytes: number;
-  /** From the start of serialisation to the directory fsync. */
+  /** From the start of serialisation to the last fsync. */
   ms: number;
 }
 
@@ -47,6 +50,11 @@ export class DurableJsonFile<T> implements Adapter<T> {
   }
 
   async write(data: T): Promise<void> {
+    await this.save(data);
+  }
+
+  /** `write`, resolving with the size of the file written. */
+  async save(data: T): Promise<number> {
     const started = performance.now();
     const bytes = Buffer.from(JSON.stringify(data));
     try {
@@ -57,7 +65,8 @@ export class DurableJsonFile<T> implements Adapter<T> {
       throw error;
     }
     await syncDirectory(dirname(this.file));
-    this.#options.onWrite?.({ bytes: bytes.length, ms: performance.now() - started });
+    this.#options.onWrite?.({ file: "snapshot", bytes: bytes.length, ms: performance.now() - started });
+    return bytes.length;
   }
 }
 
@@ -73,17 +82,4 @@ async function writeSynced(file: string, bytes: Buffer): Promise<void> {
   } finally {
     await handle.close();
   }
-}
-
-async function syncDirectory(directory: string): Promise<void> {
-  const handle = await open(directory, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-function isCode(error: unknown, code: string): boolean {
-  return error instanceof Error && (error as NodeJS.ErrnoException).code === code;
 }

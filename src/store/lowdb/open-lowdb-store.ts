@@ -1,70 +1,91 @@
-import { Low } from "lowdb";
+import { stat } from "node:fs/promises";
 import { StorageUnavailableError, StoreCorruptError, StoreLockedError } from "../errors.js";
 import { acquireLock } from "../lock.js";
-import type { Persist } from "../memory/group-commit.js";
 import { createIndexedStore } from "../memory/indexed-store.js";
-import { emptyStoreData, StoreState, type StoreData } from "../memory/store-state.js";
+import { emptyStoreData, StoreState } from "../memory/store-state.js";
 import type { Store } from "../open-store.js";
 import { DurableJsonFile, type WriteEvent } from "./durable-json-file.js";
 import { parseStoreFile } from "./file-schema.js";
+import { messageOf } from "./internal/files.js";
+import { JournalFile } from "./journal-file.js";
+import { parseJournal, type ParsedJournal } from "./journal-record.js";
+import { DEFAULT_COMPACTION, JournaledDb, type CompactionPolicy } from "./journaled-db.js";
+import { replayJournal } from "./replay-journal.js";
 
 export interface LowdbStoreOptions {
-  /** Told when a stale lock is taken over. */
+  /** Told when a stale lock is taken over, a torn journal line is dropped, or a compaction fails. */
   warn: (message: string) => void;
-  /** Called after every durable file write (one per batch). */
+  /** Called after every durable file write: one journal line per batch, or one snapshot rewrite. */
   onWrite?: (event: WriteEvent) => void;
+  /** When the journal is folded into the db file; DEFAULT_COMPACTION unless a test needs it sooner. */
+  compaction?: CompactionPolicy;
 }
 
 /**
- * Opens (or creates, mode 0600) the JSON db file that holds pets and keys, under
- * `<file>.lock`. Throws StoreLockedError when another live process holds the lock,
- * StoreCorruptError (leaving the file untouched) when it cannot be read or parsed, and
- * StorageUnavailableError when the lock or a new file cannot be written.
+ * Opens (or creates, mode 0600) the JSON db file that holds pets and keys, with its journal
+ * `<file>.journal`, under `<file>.lock`. Throws StoreLockedError when another live process
+ * holds the lock, StoreCorruptError (leaving every file untouched) when the db or its journal
+ * cannot be read or parsed, and StorageUnavailableError when the lock or a new file cannot be
+ * written.
  */
 export async function openLowdbStore(file: string, options: LowdbStoreOptions): Promise<Store> {
   const lock = await acquireLock(file, options).catch((error: unknown) => {
     throw error instanceof StoreLockedError ? error : new StorageUnavailableError(file, messageOf(error));
   });
   try {
-    const adapter = new DurableJsonFile(file, { validate: parseStoreFile, onWrite: options.onWrite });
-    const db = await readDb(file, adapter);
-    const state = new StoreState(db.data);
-    return createIndexedStore({ name: file, state, persist: persistTo(db), release: lock.release });
+    const { db, state } = await openJournaledDb(file, options);
+    return createIndexedStore({ name: file, state, persist: db.persist, finish: db.finish, release: lock.release });
   } catch (error) {
     await lock.release();
     throw error;
   }
 }
 
-async function readDb(file: string, adapter: DurableJsonFile<StoreData>): Promise<Low<StoreData>> {
-  const empty = emptyStoreData();
-  const db = new Low(adapter, empty);
-  try {
-    await db.read();
-  } catch (error) {
-    throw new StoreCorruptError(file, messageOf(error));
+/** Reads the snapshot, replays the journal over it, and opens the journal for appending. */
+async function openJournaledDb(file: string, options: LowdbStoreOptions): Promise<{ db: JournaledDb; state: StoreState }> {
+  const snapshot = new DurableJsonFile(file, { validate: parseStoreFile, onWrite: options.onWrite });
+  const journalPath = `${file}.journal`;
+  const stored = await readOrThrow(file, () => snapshot.read());
+  const journalBytes = await readOrThrow(journalPath, () => JournalFile.read(journalPath));
+  if (!stored && journalBytes?.length) {
+    throw new StoreCorruptError(journalPath, `it is there but the database ${file} is not`);
   }
-  // Low keeps the default data only when the file does not exist.
-  if (db.data === empty) await createDb(file, db);
-  return db;
+  const parsed = journalBytes ? await readOrThrow(journalPath, async () => parseJournal(journalBytes)) : undefined;
+  const data = await readOrThrow(journalPath, async () => replayJournal(stored ?? emptyStoreData(), parsed?.records ?? []));
+
+  const snapshotBytes = stored ? (await stat(file)).size : await writeOrThrow(file, () => snapshot.save(data));
+  const journal = await writeOrThrow(journalPath, () => JournalFile.open(journalPath, parsed?.validLength ?? 0));
+  warnTorn(journalPath, parsed, options.warn);
+  const state = new StoreState(data);
+  const db = new JournaledDb({
+    snapshot,
+    snapshotBytes,
+    journal,
+    state,
+    policy: options.compaction ?? DEFAULT_COMPACTION,
+    warn: options.warn,
+    onWrite: options.onWrite,
+  });
+  return { db, state };
 }
 
-async function createDb(file: string, db: Low<StoreData>): Promise<void> {
+function warnTorn(path: string, parsed: ParsedJournal | undefined, warn: (message: string) => void): void {
+  if (!parsed?.tornBytes) return;
+  warn(`dropped the incomplete last line of ${path} (${parsed.tornBytes} bytes): its write never finished, so it was never acknowledged`);
+}
+
+async function readOrThrow<T>(path: string, read: () => Promise<T>): Promise<T> {
   try {
-    await db.write();
+    return await read();
   } catch (error) {
-    throw new StorageUnavailableError(file, messageOf(error));
+    throw new StoreCorruptError(path, messageOf(error));
   }
 }
 
-/** One `db.write()` per batch: lowdb's own coalescing resolves callers too late. */
-function persistTo(db: Low<StoreData>): Persist {
-  return async (snapshot) => {
-    db.data = snapshot();
-    await db.write();
-  };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+async function writeOrThrow<T>(path: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    throw new StorageUnavailableError(path, messageOf(error));
+  }
 }

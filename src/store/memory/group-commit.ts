@@ -2,8 +2,19 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { StorageUnavailableError } from "../errors.js";
 import { emptyBatch, type Batch, type StoreData, type StoreState } from "./store-state.js";
 
-/** Makes one snapshot durable; it calls `snapshot` once, synchronously, before its first await. */
-export type Persist = (snapshot: () => StoreData) => Promise<void>;
+/** One batch to make durable, with what either a journal line or a whole-file rewrite needs. */
+export interface Commit {
+  batch: Batch;
+  /** lastUsedAt values only in memory so far: they ride along with the batch. */
+  touches: ReadonlyMap<string, string>;
+  /** The id counter, which runs ahead of the committed pets. */
+  nextPetId: number;
+  /** The whole data as it will be once the batch applies; call it before the persist resolves. */
+  snapshot(): StoreData;
+}
+
+/** Makes one commit durable; rejects when it could not, and then nothing of it may count as written. */
+export type Persist = (commit: Commit) => Promise<void>;
 
 interface Pending {
   batch: Batch;
@@ -37,11 +48,6 @@ export class GroupCommit {
     return this.#enqueue(fill);
   }
 
-  /** Writes the current state even if nothing is staged (pending touches), also once closed. */
-  flush(): Promise<void> {
-    return this.#enqueue(() => {});
-  }
-
   /** Refuses new changes; `idle()` then waits for the ones already staged. */
   close(): void {
     this.#closed = true;
@@ -70,16 +76,17 @@ export class GroupCommit {
   }
 
   async #commit({ batch, waiters }: Pending): Promise<void> {
-    const touchMark = this.#state.keys.touchMark;
+    const state = this.#state;
+    const touches = state.keys.unsavedTouches();
     try {
-      await this.#persist(() => this.#state.snapshot(batch));
+      await this.#persist({ batch, touches, nextPetId: state.nextPetId, snapshot: () => state.snapshot(batch) });
     } catch (error) {
       const failure = this.#unavailable(error);
       for (const waiter of waiters) waiter.reject(failure);
       return;
     }
-    this.#state.apply(batch);
-    this.#state.keys.saved(touchMark);
+    state.apply(batch);
+    state.keys.saved(touches);
     for (const waiter of waiters) waiter.resolve();
   }
 

@@ -9,26 +9,28 @@ export interface IndexedStoreParts {
   name: string;
   state: StoreState;
   persist: Persist;
-  /** Runs last in `close()`, even when the final write fails. */
+  /** Runs in `close()` once the last batch is settled: a journal compacts there. */
+  finish?: () => Promise<void>;
+  /** Runs last in `close()`, even when `finish` fails. */
   release?: () => Promise<void>;
 }
 
 /** Assembles the pet and key stores over one state and one group commit. */
-export function createIndexedStore({ name, state, persist, release }: IndexedStoreParts): Store {
+export function createIndexedStore({ name, state, persist, finish, release }: IndexedStoreParts): Store {
   const commit = new GroupCommit(state, persist, name);
   let closing: Promise<void> | undefined;
   return {
     pets: new IndexedPetStore(state, commit),
     keys: new IndexedKeyStore(state, commit),
-    close: () => (closing ??= closeStore(commit, state, release)),
+    close: () => (closing ??= closeStore(commit, finish, release)),
   };
 }
 
-async function closeStore(commit: GroupCommit, state: StoreState, release?: () => Promise<void>): Promise<void> {
+async function closeStore(commit: GroupCommit, finish?: () => Promise<void>, release?: () => Promise<void>): Promise<void> {
   commit.close();
   try {
     await commit.idle();
-    if (state.keys.dirty) await commit.flush();
+    await finish?.();
   } finally {
     await release?.();
   }

@@ -8,8 +8,8 @@ import { freezeKeyRecord } from "./records.js";
 export class KeyIndex {
   readonly #byId = new Map<string, KeyRecord>();
   readonly #byHash = new Map<string, KeyRecord>();
-  #touches = 0;
-  #savedTouches = 0;
+  // Key id to the lastUsedAt that is only in memory so far.
+  readonly #unsavedTouches = new Map<string, string>();
 
   add(records: readonly KeyRecord[]): void {
     for (const record of records) this.#put(freezeKeyRecord(record));
@@ -44,21 +44,24 @@ export class KeyIndex {
     const record = this.#byId.get(id);
     if (!record) return;
     this.#put(Object.freeze({ ...record, lastUsedAt: at }));
-    this.#touches++;
+    this.#unsavedTouches.set(id, at);
   }
 
-  /** A mark of the touches so far: pass it to `saved` once a write that included them is durable. */
-  get touchMark(): number {
-    return this.#touches;
+  /** The lastUsedAt values only in memory: pass them to `saved` once a write that included them is durable. */
+  unsavedTouches(): ReadonlyMap<string, string> {
+    return new Map(this.#unsavedTouches);
   }
 
-  saved(mark: number): void {
-    this.#savedTouches = Math.max(this.#savedTouches, mark);
+  /** Forgets the touches that a durable write included, unless the key was touched again since. */
+  saved(touches: ReadonlyMap<string, string>): void {
+    for (const [id, at] of touches) {
+      if (this.#unsavedTouches.get(id) === at) this.#unsavedTouches.delete(id);
+    }
   }
 
   /** True when some lastUsedAt is only in memory. */
   get dirty(): boolean {
-    return this.#touches !== this.#savedTouches;
+    return this.#unsavedTouches.size > 0;
   }
 
   #revoked(revocations: ReadonlyMap<string, string>): KeyRecord[] {

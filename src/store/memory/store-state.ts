@@ -41,6 +41,10 @@ export class StoreState {
     this.#nextPetId = Math.max(data.nextPetId, this.pets.lastId + 1);
   }
 
+  get nextPetId(): number {
+    return this.#nextPetId;
+  }
+
   /** Hands out the next id. An id given to a batch that fails is skipped, never reused. */
   takePetId(): number {
     return this.#nextPetId++;

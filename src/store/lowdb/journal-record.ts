@@ -1,0 +1,69 @@
+import * as z from "zod";
+import { PetSchema } from "../../contract/schemas.js";
+import type { Commit } from "../memory/group-commit.js";
+import { firstIssue, KeyRecordSchema } from "../memory/records.js";
+
+// [key id, ISO instant]
+const KeyInstantsSchema = z.array(z.tuple([z.string().min(1), z.iso.datetime()]));
+
+const JournalRecordSchema = z.object({
+  nextPetId: z.int().min(1),
+  pets: z.array(PetSchema).default([]),
+  keys: z.array(KeyRecordSchema).default([]),
+  revoked: KeyInstantsSchema.default([]),
+  touched: KeyInstantsSchema.default([]),
+});
+
+/** One journal line: the changes of one group commit. */
+export type JournalRecord = z.infer<typeof JournalRecordSchema>;
+
+export interface ParsedJournal {
+  records: JournalRecord[];
+  /** Bytes up to the end of the last good line: what the journal keeps. */
+  validLength: number;
+  /** Bytes dropped from the end: a line whose append was cut short, so it was never acknowledged. */
+  tornBytes: number;
+}
+
+/** The journal line for one commit, newline included. Empty parts are left out. */
+export function encodeRecord({ batch, touches, nextPetId }: Commit): Buffer {
+  const record: Partial<JournalRecord> = { nextPetId };
+  if (batch.pets.length > 0) record.pets = batch.pets;
+  if (batch.keys.length > 0) record.keys = batch.keys;
+  if (batch.revocations.size > 0) record.revoked = [...batch.revocations];
+  if (touches.size > 0) record.touched = [...touches];
+  return Buffer.from(`${JSON.stringify(record)}\n`);
+}
+
+/**
+ * Parses the journal's lines. The last line is torn when it has no newline or is not JSON:
+ * its append never completed. Anything else wrong throws, naming the line.
+ */
+export function parseJournal(bytes: Buffer): ParsedJournal {
+  let validLength = bytes.lastIndexOf(0x0a) + 1;
+  const lines = bytes.subarray(0, validLength).toString("utf8").split("\n");
+  lines.pop(); // the empty string after the final newline
+  const last = lines.at(-1);
+  if (last !== undefined && parseJson(last) === undefined) {
+    lines.pop();
+    validLength -= Buffer.byteLength(last) + 1;
+  }
+  const records = lines.map((line, index) => parseRecord(line, index + 1));
+  return { records, validLength, tornBytes: bytes.length - validLength };
+}
+
+function parseRecord(line: string, number: number): JournalRecord {
+  const json = parseJson(line);
+  if (json === undefined) throw new Error(`line ${number}: not JSON`);
+  const result = JournalRecordSchema.safeParse(json);
+  if (!result.success) throw new Error(`line ${number}: ${firstIssue(result.error)}`);
+  return result.data;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
