@@ -1,13 +1,32 @@
 import { defineConfig } from "vitest/config";
 
+// Tests that need a real PostgreSQL and Redis, beyond the API suites run over them.
+const ENGINE_TESTS = ["test/scale/**/*.test.ts", "test/limits/redis-*.test.ts"];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     reporters: ["default", "./test/summary-reporter.ts"],
     pool: "forks",
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Subprocess and real-server tests: two cores, so two files at a time.
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: { name: "lowdb", include: ["test/**/*.test.ts"], exclude: ENGINE_TESTS },
+      },
+      {
+        // The same API suites over PostgreSQL and Redis (test-server.ts reads `backend`), and the
+        // tests that need those engines. Their global setup starts them once per run.
+        extends: true,
+        test: {
+          name: "postgres",
+          include: ["test/server/**/*.test.ts", "test/store/pet-store.test.ts", "test/store/key-store.test.ts", ...ENGINE_TESTS],
+          globalSetup: ["test/helpers/engines-setup.ts"],
+          provide: { backend: "postgres" },
+        },
+      },
+    ],
   },
 });

@@ -1,21 +1,21 @@
 // The outer layer of the server: the only module that knows the db path, listhen, signals
 // and the lock. Everything below it is built from injected parts.
-import { resolve } from "node:path";
 import { API_PREFIX } from "../contract/values.js";
 import { loadServeConfig } from "../limits/config.js";
-import { filePersister } from "../limits/file-persister.js";
-import { openMemoryRateLimiter } from "../limits/memory-rate-limiter.js";
 import { defaultLimitsConfig, limitsFor } from "../limits/plans.js";
-import { openLowdbStore } from "../store/open-store.js";
 import { createApp } from "./app.js";
 import { environmentAdminKey, ensureAdminKey } from "./keys/admin-keys.js";
 import { listenStrict } from "./listen.js";
+import { openBackends } from "./open-backends.js";
 import { createLogger, type LogSink } from "./request-log.js";
 
 export interface ServeOptions {
   port: number;
   host: string;
+  /** A lowdb file path, or a postgres:// URL. */
   db: string;
+  /** A redis:// URL for the rate-limit counters shared by several instances. */
+  redis?: string;
   configFile: string | undefined;
   quiet: boolean;
   adminKey: string | undefined;
@@ -42,10 +42,9 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
   const now = options.now ?? Date.now;
   const logger = createLogger(io.stderr, { quiet: options.quiet, now });
   const limits = options.configFile ? await loadServeConfig(options.configFile) : defaultLimitsConfig();
-  const dbPath = resolve(options.db);
-  const store = await openLowdbStore(dbPath, { warn: (message) => logger.warn(message) });
-  const limiter = await openMemoryRateLimiter({
-    persister: filePersister(`${dbPath}.limits.json`),
+  const { store, limiter, description } = await openBackends({
+    db: options.db,
+    redis: options.redis,
     ban: limits.ban,
     now,
     warn: (message) => logger.warn(message),
@@ -66,7 +65,7 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
     });
     const listener = await listenStrict(app, options.port, options.host);
     const baseUrl = `${listener.origin}${API_PREFIX}`;
-    io.stdout.write(`petstore listening on ${baseUrl} (db ${dbPath})\n`);
+    io.stdout.write(`petstore listening on ${baseUrl} (${description})\n`);
     return {
       baseUrl,
       origin: listener.origin,

@@ -26,4 +26,9 @@ export interface KeyStore {
   /** Records use in memory only; persisted with the next write or at close. */
   touch(id: string, at: Date): void;
   hasAdminKey(): Promise<boolean>;
+  /**
+   * Creates `record` (an admin key) only when no unrevoked admin key exists, atomically: of
+   * several servers starting at once on one database, exactly one creates it. True when created.
+   */
+  createFirstAdmin(record: KeyRecord): Promise<boolean>;
 }

@@ -12,3 +12,4 @@ export interface Store {
 export { openLowdbStore, type LowdbStoreOptions } from "./lowdb/open-lowdb-store.js";
 export type { WriteEvent } from "./lowdb/durable-json-file.js";
 export { openMemoryStore } from "./memory/open-memory-store.js";
+export { openPostgresStore, type PostgresStoreOptions } from "./postgres/open-postgres-store.js";

@@ -1,8 +1,10 @@
-// The real server (startServer: lowdb file, limiter, listhen) in this process, on an
-// ephemeral port with a temporary db, and a movable clock so tests cross windows without sleeping.
+// The real server (startServer: store, limiter, listhen) in this process, on an ephemeral port
+// with a temporary db, and a movable clock so tests cross windows without sleeping. In the
+// vitest project "postgres" the db is a fresh PostgreSQL database and the limits live in Redis.
 import { startServer, type RunningServer, type ServeOptions } from "../../src/server/serve.js";
 import { checkResponse } from "./conformance.js";
 import { tempDbPath } from "./serve-process.js";
+import { freshDatabase, redisFor, testBackend } from "./test-backend.js";
 
 export const ADMIN_KEY = "ps_inprocess_admin_key_abcdefghijklmnop";
 
@@ -23,6 +25,7 @@ export function testClock(start = Date.UTC(2026, 10, 22, 12, 0, 0)): TestClock {
 }
 
 export interface TestServer extends RunningServer {
+  /** The lowdb file, or the PostgreSQL URL: pass it as `db` to restart on the same data. */
   dbPath: string;
   adminKey: string;
   stderr(): string;
@@ -40,13 +43,14 @@ export interface ApiInit {
 }
 
 export async function startTestServer(overrides: Partial<ServeOptions> = {}): Promise<TestServer> {
-  const dbPath = overrides.db ?? (await tempDbPath());
+  const { db: dbPath, redis } = await testDb(overrides);
   let stderr = "";
   let stdout = "";
   const options: ServeOptions = {
     port: 0,
     host: "127.0.0.1",
     db: dbPath,
+    redis,
     configFile: undefined,
     quiet: true,
     adminKey: ADMIN_KEY,
@@ -65,6 +69,13 @@ export async function startTestServer(overrides: Partial<ServeOptions> = {}): Pr
     stdout: () => stdout,
     api: (path, init = {}) => callApi(server.baseUrl, adminKey, path, init),
   };
+}
+
+async function testDb(overrides: Partial<ServeOptions>): Promise<{ db: string; redis?: string }> {
+  if (testBackend() === "lowdb") return { db: overrides.db ?? (await tempDbPath()), redis: overrides.redis };
+  if (overrides.db === undefined) return freshDatabase();
+  if (!overrides.db.startsWith("postgres://")) return { db: overrides.db, redis: overrides.redis };
+  return { db: overrides.db, redis: overrides.redis ?? redisFor(overrides.db) };
 }
 
 /** fetch, then the response is checked against the OpenAPI document before the test sees it. */

@@ -1,8 +1,7 @@
-import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { StorageUnavailableError } from "../../src/store/errors.js";
 import type { KeyRecord } from "../../src/store/key-store.js";
-import { ENGINES, keyRecord, openCounted, removeTempDirs, tempDbPath } from "./support.js";
+import { ENGINES, keyRecord, openCounted, readOnDisk, removeTempDirs, tempDbPath } from "./support.js";
 
 afterAll(removeTempDirs);
 
@@ -20,6 +19,18 @@ describe.each(ENGINES)("KeyStore ($name)", ({ open }) => {
     expect(await keys.hasAdminKey()).toBe(true);
     await keys.revoke("k1", at("2026-02-01T00:00:00.000Z"));
     expect(await keys.hasAdminKey()).toBe(false);
+    await close();
+  });
+
+  it("createFirstAdmin: of concurrent calls exactly one creates; after its revocation, the next one does", async () => {
+    const { keys, close } = await open();
+    const admin = (n: number) => keyRecord(`admin${n}`, { admin: true, plan: "enterprise" });
+    const created = await Promise.all(Array.from({ length: 5 }, (_, n) => keys.createFirstAdmin(admin(n))));
+    expect(created.filter(Boolean)).toHaveLength(1);
+    expect((await keys.list()).filter((key) => key.admin)).toHaveLength(1);
+    await keys.revoke(`admin${created.indexOf(true)}`, at("2026-02-01T00:00:00.000Z"));
+    expect(await keys.createFirstAdmin(admin(9))).toBe(true);
+    expect(await keys.createFirstAdmin(admin(10))).toBe(false);
     await close();
   });
 
@@ -58,7 +69,7 @@ describe.each(ENGINES)("KeyStore ($name)", ({ open }) => {
 });
 
 describe("KeyStore (lowdb): durability", () => {
-  const keysOnDisk = (file: string) => (JSON.parse(readFileSync(file, "utf8")) as { keys: KeyRecord[] }).keys;
+  const keysOnDisk = (file: string): KeyRecord[] => readOnDisk(file).keys;
 
   it("has create and revoke on disk when they resolve, and keeps everything across a reopen", async () => {
     const file = await tempDbPath();
@@ -79,7 +90,7 @@ describe("KeyStore (lowdb): durability", () => {
 
   it("persists touch with the next write, or at close, and writes nothing at close otherwise", async () => {
     const file = await tempDbPath();
-    const { store, writes } = await openCounted(file);
+    const { store, writes, snapshots } = await openCounted(file);
     await store.keys.create(keyRecord("k1"));
     store.keys.touch("k1", at("2026-02-01T00:00:00.000Z"));
     expect(keysOnDisk(file)[0]?.lastUsedAt).toBeNull();
@@ -90,6 +101,7 @@ describe("KeyStore (lowdb): durability", () => {
     const beforeClose = writes();
     await store.close();
     expect(writes()).toBe(beforeClose + 1);
+    expect(snapshots()).toBe(2); // creation, then the journal folded in at close
     expect(keysOnDisk(file)[1]?.lastUsedAt).toBe("2026-02-02T00:00:00.000Z");
 
     const reopened = await openCounted(file);

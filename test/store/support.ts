@@ -1,10 +1,19 @@
 // Shared by the store tests: real files in a fresh temporary directory, no mocks.
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { PetStatus } from "../../src/contract/values.js";
+import type { Pet, PetStatus } from "../../src/contract/values.js";
 import type { KeyRecord } from "../../src/store/key-store.js";
-import { openLowdbStore, openMemoryStore, type Store } from "../../src/store/open-store.js";
+import {
+  openLowdbStore,
+  openMemoryStore,
+  type LowdbStoreOptions,
+  type Store,
+  type WriteEvent,
+} from "../../src/store/open-store.js";
+import { openPostgresStore } from "../../src/store/postgres/open-postgres-store.js";
+import { freshDatabase, testBackend } from "../helpers/test-backend.js";
 
 const directories: string[] = [];
 
@@ -21,24 +30,85 @@ export async function removeTempDirs(): Promise<void> {
 
 export interface OpenedLowdb {
   store: Store;
-  /** Durable file writes since open (the one that creates a new file included). */
+  /** Durable file writes since open (the one that creates a new file included): journal lines and snapshots. */
   writes(): number;
+  /** Whole-file rewrites of the db (creation and compactions) since open. */
+  snapshots(): number;
+  /** Every durable write since open, in order. */
+  events: WriteEvent[];
   warnings: string[];
 }
 
-/** Opens a lowdb store with its write counter and warnings recorded. */
-export async function openCounted(file: string): Promise<OpenedLowdb> {
-  let writes = 0;
+/** Opens a lowdb store with its write counters and warnings recorded. */
+export async function openCounted(file: string, options: Partial<LowdbStoreOptions> = {}): Promise<OpenedLowdb> {
+  const events: WriteEvent[] = [];
   const warnings: string[] = [];
-  const store = await openLowdbStore(file, { warn: (message) => warnings.push(message), onWrite: () => writes++ });
-  return { store, writes: () => writes, warnings };
+  const store = await openLowdbStore(file, {
+    ...options,
+    warn: (message) => warnings.push(message),
+    onWrite: (event) => events.push(event),
+  });
+  return {
+    store,
+    writes: () => events.length,
+    snapshots: () => events.filter((event) => event.file === "snapshot").length,
+    events,
+    warnings,
+  };
 }
 
-/** Both engines, for the behaviour they must share. */
-export const ENGINES: { name: string; open(): Promise<Store> }[] = [
-  { name: "memory", open: () => openMemoryStore() },
-  { name: "lowdb", open: async () => (await openCounted(await tempDbPath())).store },
-];
+export interface OnDisk {
+  nextPetId: number;
+  pets: Pet[];
+  keys: KeyRecord[];
+}
+
+interface JournalLine {
+  nextPetId: number;
+  pets?: Pet[];
+  keys?: KeyRecord[];
+  revoked?: [string, string][];
+  touched?: [string, string][];
+}
+
+/**
+ * What a restart would find: the db file, then each complete line of `<db>.journal` as the README
+ * describes it. Read independently of the store's own code, so the two can check each other.
+ */
+export function readOnDisk(file: string): OnDisk {
+  const snapshot = JSON.parse(readFileSync(file, "utf8")) as OnDisk;
+  const pets = new Map(snapshot.pets.map((pet) => [pet.id, pet]));
+  const keys = new Map(snapshot.keys.map((key) => [key.id, key]));
+  let nextPetId = snapshot.nextPetId;
+  for (const line of journalLines(file)) {
+    for (const pet of line.pets ?? []) pets.set(pet.id, pet);
+    for (const key of line.keys ?? []) if (!keys.has(key.id)) keys.set(key.id, key);
+    for (const [id, at] of line.revoked ?? []) keys.set(id, { ...keys.get(id)!, revokedAt: keys.get(id)!.revokedAt ?? at });
+    for (const [id, at] of line.touched ?? []) keys.set(id, { ...keys.get(id)!, lastUsedAt: at });
+    nextPetId = Math.max(nextPetId, line.nextPetId);
+  }
+  return { nextPetId, pets: [...pets.values()].sort((a, b) => a.id - b.id), keys: [...keys.values()] };
+}
+
+/** The complete lines of `<db>.journal` (none when it does not exist). */
+export function journalLines(file: string): JournalLine[] {
+  const path = `${file}.journal`;
+  if (!existsSync(path)) return [];
+  const text = readFileSync(path, "utf8");
+  return text.slice(0, text.lastIndexOf("\n") + 1).split("\n").slice(0, -1).map((line) => JSON.parse(line) as JournalLine);
+}
+
+/**
+ * The engines, for the behaviour they must share: memory and lowdb in the vitest project
+ * "lowdb", PostgreSQL (a fresh database each time) in the project "postgres".
+ */
+export const ENGINES: { name: string; open(): Promise<Store> }[] =
+  testBackend() === "postgres"
+    ? [{ name: "postgres", open: async () => openPostgresStore((await freshDatabase()).db, { warn: () => undefined }) }]
+    : [
+        { name: "memory", open: () => openMemoryStore() },
+        { name: "lowdb", open: async () => (await openCounted(await tempDbPath())).store },
+      ];
 
 export function newPet(index: number, status: PetStatus = "available") {
   return { name: `pet ${index}`, categoryId: 1 + (index % 3), status };

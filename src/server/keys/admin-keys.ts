@@ -16,7 +16,8 @@ export function environmentAdminKey(secret: string, now: () => number): KeyRecor
 export async function ensureAdminKey(keys: KeyStore, logger: ServerLogger, now: () => number): Promise<void> {
   if (await keys.hasAdminKey()) return;
   const { secret, record } = issueKey({ ...ADMIN, name: "bootstrap admin" }, now);
-  await keys.create(record);
+  // Another instance on the same database may have created one in the meantime: print nothing then.
+  if (!(await keys.createFirstAdmin(record))) return;
   logger.info(`Created an admin API key; it is shown only this once:\n  ${secret}`);
   logger.info(`Use it with: export PETSTORE_API_KEY=${secret}  (or: petstore config set api-key -)`);
 }

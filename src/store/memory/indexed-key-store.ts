@@ -11,6 +11,7 @@ export class IndexedKeyStore implements KeyStore {
   readonly #stagedIds = new Set<string>();
   readonly #stagedHashes = new Set<string>();
   readonly #touchedSecond = new Map<string, number>();
+  #creatingFirstAdmin = false;
 
   constructor(state: StoreState, commit: GroupCommit) {
     this.#state = state;
@@ -59,7 +60,23 @@ export class IndexedKeyStore implements KeyStore {
 
   /** Revoked admin keys do not count: with all of them revoked, the next start bootstraps one. */
   async hasAdminKey(): Promise<boolean> {
+    return this.#hasLiveAdmin();
+  }
+
+  #hasLiveAdmin(): boolean {
     return this.#state.keys.all().some((record) => record.admin && record.revokedAt === null);
+  }
+
+  // One process holds the file (the lock), so checking and staging in the same turn is atomic.
+  async createFirstAdmin(record: KeyRecord): Promise<boolean> {
+    if (this.#creatingFirstAdmin || this.#hasLiveAdmin()) return false;
+    this.#creatingFirstAdmin = true;
+    try {
+      await this.create(record);
+      return true;
+    } finally {
+      this.#creatingFirstAdmin = false;
+    }
   }
 
   #reserve(record: KeyRecord): void {

@@ -1,0 +1,95 @@
+// The rate limiter shared by several `petstore serve` instances: the counters and bans live in
+// Redis and each decision is one atomic script, so the limits hold exactly across instances.
+import { createHash } from "node:crypto";
+import type { Redis } from "ioredis";
+import type { KeyLimits } from "../contract/values.js";
+import { StorageUnavailableError } from "../store/errors.js";
+import { BAN_POLICY, type BanPolicy } from "./plans.js";
+import type { Decision, RateLimiter } from "./rate-limiter.js";
+import { CONSUME_SCRIPT } from "./redis-consume-script.js";
+import { retryAfterOf, secondsUntil, windowsOf, type SubjectState } from "./subject-state.js";
+
+export interface RedisRateLimiterOptions {
+  /** ms since the epoch; Date.now by default. Passed to the script, so every window follows it. */
+  now?: () => number;
+  ban?: BanPolicy;
+  /** Prepended to each subject's Redis key. */
+  keyPrefix?: string;
+  /** Names the Redis in errors (a URL without its password). */
+  name?: string;
+}
+
+const KEY_PREFIX = "petstore:limits:";
+const SCRIPT_SHA = createHash("sha1").update(CONSUME_SCRIPT).digest("hex");
+const OUTCOMES = ["served", "rate_limited", "key_banned"] as const;
+
+type ScriptReply = [outcome: number, ...state: number[]];
+
+/**
+ * Decides like MemoryRateLimiter, with the state in Redis. When Redis cannot answer, consume()
+ * rejects with StorageUnavailableError: the limits are not waived for the outage (fail closed).
+ */
+export class RedisRateLimiter implements RateLimiter {
+  readonly #redis: Redis;
+  readonly #now: () => number;
+  readonly #ban: BanPolicy;
+  readonly #keyPrefix: string;
+  readonly #name: string;
+
+  constructor(redis: Redis, options: RedisRateLimiterOptions = {}) {
+    this.#redis = redis;
+    this.#now = options.now ?? Date.now;
+    this.#ban = options.ban ?? BAN_POLICY;
+    this.#keyPrefix = options.keyPrefix ?? KEY_PREFIX;
+    this.#name = options.name ?? "redis";
+  }
+
+  async consume(subject: string, limits: KeyLimits): Promise<Decision> {
+    const now = this.#now();
+    const key = this.#keyPrefix + subject;
+    const args = [now, limits.perMinute, limits.perDay, this.#ban.threshold, this.#ban.durationSeconds * 1000];
+    let reply: ScriptReply;
+    try {
+      reply = (await this.#evaluate(key, args)) as ScriptReply;
+    } catch (error) {
+      throw new StorageUnavailableError(this.#name, error instanceof Error ? error.message : String(error));
+    }
+    return toDecision(reply, limits, now);
+  }
+
+  /** Nothing to do: every decision is already in Redis. */
+  async flush(): Promise<void> {}
+
+  async close(): Promise<void> {
+    if (this.#redis.status === "end") return;
+    await this.#redis.quit().catch(() => this.#redis.disconnect());
+  }
+
+  // EVALSHA sends 40 bytes instead of the script; Redis forgets scripts on restart (NOSCRIPT),
+  // and EVAL then sends it again, which also caches it for the next calls.
+  async #evaluate(key: string, args: number[]): Promise<unknown> {
+    try {
+      return await this.#redis.evalsha(SCRIPT_SHA, 1, key, ...args);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
+      return await this.#redis.eval(CONSUME_SCRIPT, 1, key, ...args);
+    }
+  }
+}
+
+function toDecision(reply: ScriptReply, limits: KeyLimits, now: number): Decision {
+  const [outcome, minute = 0, minuteServed = 0, minuteRejected = 0, day = 0, dayServed = 0, dayRejected = 0, bannedUntil = 0] =
+    reply;
+  const state: SubjectState = { minute, minuteServed, minuteRejected, day, dayServed, dayRejected, bannedUntil };
+  const windows = windowsOf(state, limits);
+  switch (OUTCOMES[outcome]) {
+    case "served":
+      return { allowed: true, windows };
+    case "rate_limited":
+      return { allowed: false, reason: "rate_limited", retryAfter: retryAfterOf(state, limits, now), windows };
+    case "key_banned":
+      return { allowed: false, reason: "key_banned", retryAfter: secondsUntil(bannedUntil, now), windows };
+    default:
+      throw new Error(`unexpected reply from the rate-limit script: ${JSON.stringify(reply)}`);
+  }
+}

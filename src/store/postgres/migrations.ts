@@ -1,0 +1,93 @@
+// The schema, as numbered steps. Each step runs once, in a transaction, recorded in
+// schema_migrations; a new step is appended here, never edited once released.
+import type { Pool, PoolClient } from "pg";
+
+export interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: "pets and API keys",
+    sql: `
+      CREATE TABLE pets (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        name text NOT NULL CHECK (char_length(name) BETWEEN 1 AND 200),
+        category_id bigint NOT NULL CHECK (category_id BETWEEN 1 AND 9007199254740991),
+        status text NOT NULL CHECK (status IN ('available', 'pending', 'sold'))
+      );
+      -- listPets with a status: WHERE status = $1 AND id > $2 ORDER BY id LIMIT n
+      CREATE INDEX pets_status_id ON pets (status, id);
+
+      CREATE TABLE api_keys (
+        id text PRIMARY KEY,
+        -- GET /v1/keys lists keys in the order they were created, as the file engine does.
+        position bigint GENERATED ALWAYS AS IDENTITY,
+        hash text NOT NULL CONSTRAINT api_keys_hash_key UNIQUE,
+        prefix text NOT NULL,
+        plan text NOT NULL CHECK (plan IN ('free', 'pro', 'business', 'enterprise')),
+        name text,
+        admin boolean NOT NULL,
+        per_minute bigint,
+        per_day bigint,
+        created_at timestamptz NOT NULL,
+        revoked_at timestamptz,
+        last_used_at timestamptz,
+        CHECK ((per_minute IS NULL) = (per_day IS NULL))
+      );
+      -- hasAdminKey() at every start: only the few live admin keys are indexed.
+      CREATE INDEX api_keys_live_admin ON api_keys (id) WHERE admin AND revoked_at IS NULL;
+    `,
+  },
+];
+
+// Any constant works, as long as every petstore uses the same one: pg_advisory_xact_lock
+// makes a second instance starting at the same moment wait instead of racing the DDL.
+const MIGRATION_LOCK = 7_365_201_101;
+
+/**
+ * Brings the schema up to the newest version; safe to call from several instances at once.
+ * Returns the versions it applied (empty when the schema was current).
+ */
+export async function migrate(pool: Pool, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    const applied = await appliedVersions(client);
+    const newest = Math.max(0, ...migrations.map((migration) => migration.version));
+    const unknown = [...applied].filter((version) => version > newest);
+    if (unknown.length > 0) {
+      throw new Error(`the database schema has version ${Math.max(...unknown)}, newer than this petstore knows (${newest})`);
+    }
+    const pending = migrations.filter((migration) => !applied.has(migration.version));
+    for (const migration of pending) {
+      await client.query(migration.sql);
+      await client.query("INSERT INTO schema_migrations (version, description) VALUES ($1, $2)", [
+        migration.version,
+        migration.description,
+      ]);
+    }
+    await client.query("COMMIT");
+    return pending.map((migration) => migration.version);
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+async function appliedVersions(client: PoolClient): Promise<Set<number>> {
+  await client.query(`
+    CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY,
+      description text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+  const { rows } = await client.query<{ version: number }>("SELECT version FROM schema_migrations");
+  return new Set(rows.map((row) => row.version));
+}

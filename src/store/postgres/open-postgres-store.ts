@@ -1,0 +1,61 @@
+import { Pool } from "pg";
+import type { Store } from "../open-store.js";
+import { migrate } from "./migrations.js";
+import { PostgresKeyStore } from "./postgres-key-store.js";
+import { PostgresPetStore } from "./postgres-pet-store.js";
+import { describeError, redactUrl } from "./storage-errors.js";
+import { TouchBuffer } from "./touch-buffer.js";
+
+export interface PostgresStoreOptions {
+  /** Told about background trouble: lost connections, lastUsedAt that could not be saved. */
+  warn: (message: string) => void;
+  /** Connections per instance; several instances share the server's max_connections. */
+  poolSize?: number;
+}
+
+const POOL_SIZE = 10;
+// A request never waits long on a database in trouble: it gets a 503 instead.
+const CONNECT_TIMEOUT_MS = 5_000;
+const STATEMENT_TIMEOUT_MS = 5_000;
+
+/**
+ * Connects to PostgreSQL (a postgres:// URL), creates or migrates the schema, and returns the
+ * pet and key stores over one connection pool. Throws, naming the URL without its password,
+ * when the database cannot be reached or migrated; later failures are StorageUnavailableError.
+ */
+export async function openPostgresStore(url: string, options: PostgresStoreOptions): Promise<Store> {
+  const database = redactUrl(url);
+  const pool = new Pool({
+    connectionString: url,
+    max: options.poolSize ?? POOL_SIZE,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    statement_timeout: STATEMENT_TIMEOUT_MS,
+    query_timeout: STATEMENT_TIMEOUT_MS + 1_000,
+    application_name: "petstore",
+  });
+  // An idle connection that dies (server restart, network) is reported here; without a
+  // listener the process would crash. The pool replaces it on the next query.
+  pool.on("error", (error) => options.warn(`PostgreSQL connection lost: ${error.message}`));
+  try {
+    await migrate(pool);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new Error(`cannot open the PostgreSQL database ${database}: ${describeError(error)}`, { cause: error });
+  }
+  const touches = new TouchBuffer(pool, database, options.warn);
+  let closing: Promise<void> | undefined;
+  return {
+    pets: new PostgresPetStore(pool, database),
+    keys: new PostgresKeyStore(pool, database, touches),
+    close: () => (closing ??= closePool(pool, touches, options.warn)),
+  };
+}
+
+async function closePool(pool: Pool, touches: TouchBuffer, warn: (message: string) => void): Promise<void> {
+  try {
+    await touches.flush();
+  } catch (error) {
+    warn(`cannot save when keys were last used at close: ${(error as Error).message}`);
+  }
+  await pool.end();
+}

@@ -1,0 +1,124 @@
+import { DatabaseError, type Pool } from "pg";
+import type { KeyRecord, KeyStore } from "../key-store.js";
+import { freezeKeyRecord, newKeyRecord } from "../memory/records.js";
+import { KEY_COLUMNS, keyValues, toKeyRecord, type KeyRow } from "./rows.js";
+import { storageCall } from "./storage-errors.js";
+import type { TouchBuffer } from "./touch-buffer.js";
+
+/**
+ * API keys in PostgreSQL. findByHash asks the database on every request (a unique-index
+ * lookup), so a key revoked through any instance is refused by all of them from the next request.
+ */
+export class PostgresKeyStore implements KeyStore {
+  readonly #pool: Pool;
+  readonly #database: string;
+  readonly #touches: TouchBuffer;
+  // Keys whose create has not resolved: not there yet for revoke(), as with the file engine.
+  readonly #creating = new Set<string>();
+
+  constructor(pool: Pool, database: string, touches: TouchBuffer) {
+    this.#pool = pool;
+    this.#database = database;
+    this.#touches = touches;
+  }
+
+  async create(input: KeyRecord): Promise<KeyRecord> {
+    const record = newKeyRecord(input);
+    this.#creating.add(record.id);
+    try {
+      const { rows } = await storageCall(this.#database, () =>
+        this.#pool.query<KeyRow>(
+          `INSERT INTO api_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${KEY_COLUMNS}`,
+          keyValues(record),
+        ),
+      ).catch((error: unknown) => {
+        throw duplicateKeyError(error, record) ?? error;
+      });
+      return toKeyRecord(rows[0] as KeyRow);
+    } finally {
+      this.#creating.delete(record.id);
+    }
+  }
+
+  async findByHash(hash: string): Promise<KeyRecord | undefined> {
+    const { rows } = await storageCall(this.#database, () =>
+      this.#pool.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE hash = $1`, [hash]),
+    );
+    return rows[0] && this.#withPendingUse(toKeyRecord(rows[0]));
+  }
+
+  async list(): Promise<KeyRecord[]> {
+    const { rows } = await storageCall(this.#database, () =>
+      this.#pool.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY position`),
+    );
+    return rows.map((row) => this.#withPendingUse(toKeyRecord(row)));
+  }
+
+  async revoke(id: string, at: Date): Promise<KeyRecord | undefined> {
+    if (this.#creating.has(id)) return undefined;
+    // COALESCE keeps the first revocation's instant: revoking again changes nothing.
+    const { rows } = await storageCall(this.#database, () =>
+      this.#pool.query<KeyRow>(
+        `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING ${KEY_COLUMNS}`,
+        [id, at.toISOString()],
+      ),
+    );
+    return rows[0] && this.#withPendingUse(toKeyRecord(rows[0]));
+  }
+
+  touch(id: string, at: Date): void {
+    this.#touches.record(id, at.getTime());
+  }
+
+  /** Revoked admin keys do not count: with all of them revoked, the next start bootstraps one. */
+  async hasAdminKey(): Promise<boolean> {
+    const { rows } = await storageCall(this.#database, () =>
+      this.#pool.query<{ found: boolean }>(
+        "SELECT EXISTS (SELECT 1 FROM api_keys WHERE admin AND revoked_at IS NULL) AS found",
+      ),
+    );
+    return rows[0]?.found === true;
+  }
+
+  async createFirstAdmin(input: KeyRecord): Promise<boolean> {
+    const record = newKeyRecord(input);
+    return storageCall(this.#database, async () => {
+      const client = await this.#pool.connect();
+      try {
+        await client.query("BEGIN");
+        // The lock is taken before the INSERT's snapshot, so a second instance waits here and
+        // then sees the first one's admin key.
+        await client.query("SELECT pg_advisory_xact_lock($1)", [FIRST_ADMIN_LOCK]);
+        const { rowCount } = await client.query(
+          `INSERT INTO api_keys (${KEY_COLUMNS}) SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11
+           WHERE NOT EXISTS (SELECT 1 FROM api_keys WHERE admin AND revoked_at IS NULL)`,
+          keyValues(record),
+        );
+        await client.query("COMMIT");
+        return rowCount === 1;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    });
+  }
+
+  #withPendingUse(record: KeyRecord): KeyRecord {
+    const pending = this.#touches.pendingFor(record.id);
+    if (pending === undefined) return record;
+    if (record.lastUsedAt !== null && Date.parse(record.lastUsedAt) >= pending) return record;
+    return freezeKeyRecord({ ...record, lastUsedAt: new Date(pending).toISOString() });
+  }
+}
+
+// Any constant, the same in every petstore; distinct from the migration lock.
+const FIRST_ADMIN_LOCK = 7_365_201_102;
+
+function duplicateKeyError(error: unknown, record: KeyRecord): Error | undefined {
+  if (!(error instanceof DatabaseError) || error.code !== "23505") return undefined;
+  return error.constraint === "api_keys_hash_key"
+    ? new Error("a key with the same secret already exists")
+    : new Error(`a key with the id ${record.id} already exists`);
+}

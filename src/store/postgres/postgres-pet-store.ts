@@ -1,0 +1,131 @@
+import type { Pool } from "pg";
+import { NewPetSchema } from "../../contract/schemas.js";
+import type { NewPet, Pet } from "../../contract/values.js";
+import { firstIssue } from "../memory/records.js";
+import type { ListPetsQuery, PetPage, PetStore } from "../pet-store.js";
+import { PET_COLUMNS, toPet, type PetRow } from "./rows.js";
+import { storageCall } from "./storage-errors.js";
+
+// One INSERT of at most this many rows; creates that arrive meanwhile wait for the next.
+const MAX_BATCH = 500;
+
+interface PendingCreate {
+  input: Required<NewPet>;
+  resolve(pet: Pet): void;
+  reject(error: unknown): void;
+  /** Settles with the pet's id (undefined on failure) just after `resolve`'s callers have run. */
+  settled: Promise<number | undefined>;
+}
+
+/**
+ * Pets in PostgreSQL. Creates are group-committed: the creates that arrive while an INSERT is
+ * under way go into the next one, in call order, so ids follow call order as in the file engine
+ * and a burst costs one statement. Every read is one indexed query: get by primary key, list by
+ * (status, id) or by primary key, `id > cursor ORDER BY id LIMIT n + 1`.
+ */
+export class PostgresPetStore implements PetStore {
+  readonly #pool: Pool;
+  readonly #database: string;
+  #queue: PendingCreate[] = [];
+  #writing = false;
+  // A committed row is visible to other connections a moment before its create() resolves.
+  // Reads that start while a create is pending wait for it and leave its pet out, so that in
+  // this process a pet shows up exactly in the reads that start after its create resolved.
+  readonly #creating = new Set<Promise<number | undefined>>();
+
+  constructor(pool: Pool, database: string) {
+    this.#pool = pool;
+    this.#database = database;
+  }
+
+  create(input: Required<NewPet>): Promise<Pet> {
+    const parsed = NewPetSchema.safeParse(input);
+    if (!parsed.success) return Promise.reject(new TypeError(`invalid pet: ${firstIssue(parsed.error)}`));
+    let resolve: (pet: Pet) => void = () => undefined;
+    let reject: (error: unknown) => void = () => undefined;
+    const created = new Promise<Pet>((onPet, onError) => ((resolve = onPet), (reject = onError)));
+    // Registered before the caller's own callbacks, so it runs first, but only settles the
+    // waiting reads one step later, after the caller has seen its pet.
+    const settled = created.then(
+      (pet) => pet.id,
+      () => undefined,
+    );
+    this.#creating.add(settled);
+    this.#queue.push({ input, resolve, reject, settled });
+    if (!this.#writing) void this.#writeBatches();
+    return created;
+  }
+
+  async get(id: number): Promise<Pet | undefined> {
+    const pending = this.#pendingCreates();
+    const { rows } = await storageCall(this.#database, () =>
+      this.#pool.query<PetRow>(`SELECT ${PET_COLUMNS} FROM pets WHERE id = $1`, [id]),
+    );
+    const [pet] = await this.#withoutPending(rows, pending);
+    return pet;
+  }
+
+  async list(query: ListPetsQuery): Promise<PetPage> {
+    const pending = this.#pendingCreates();
+    const afterId = query.afterId ?? 0;
+    // One extra row tells whether more follow; one more per create that may have to be left out.
+    const fetch = query.limit + 1 + pending.length;
+    const { rows } = await storageCall(this.#database, () =>
+      query.status === undefined
+        ? this.#pool.query<PetRow>(`SELECT ${PET_COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`, [afterId, fetch])
+        : this.#pool.query<PetRow>(
+            `SELECT ${PET_COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
+            [query.status, afterId, fetch],
+          ),
+    );
+    const pets = await this.#withoutPending(rows, pending);
+    return { pets: pets.slice(0, query.limit), hasMore: pets.length > query.limit };
+  }
+
+  async #writeBatches(): Promise<void> {
+    this.#writing = true;
+    while (this.#queue.length > 0) {
+      const batch = this.#queue.splice(0, MAX_BATCH);
+      let pets: Pet[] | undefined;
+      let failure: unknown;
+      try {
+        pets = await this.#insert(batch.map((create) => create.input));
+      } catch (error) {
+        failure = error;
+      }
+      batch.forEach((create, i) => {
+        this.#creating.delete(create.settled);
+        const pet = pets?.[i];
+        if (pet) create.resolve(pet);
+        else create.reject(failure);
+      });
+    }
+    this.#writing = false;
+  }
+
+  /** One statement for the batch; ids are drawn row by row in `ord` order, so sorted ids match it. */
+  async #insert(inputs: Required<NewPet>[]): Promise<Pet[]> {
+    const { rows } = await storageCall(this.#database, () =>
+      this.#pool.query<PetRow>(
+        `INSERT INTO pets (name, category_id, status)
+         SELECT name, category_id, status
+           FROM unnest($1::text[], $2::bigint[], $3::text[]) WITH ORDINALITY AS new (name, category_id, status, ord)
+          ORDER BY ord
+         RETURNING ${PET_COLUMNS}`,
+        [inputs.map((pet) => pet.name), inputs.map((pet) => pet.categoryId), inputs.map((pet) => pet.status)],
+      ),
+    );
+    return rows.map(toPet).sort((a, b) => a.id - b.id);
+  }
+
+  #pendingCreates(): Promise<number | undefined>[] {
+    return this.#creating.size === 0 ? [] : [...this.#creating];
+  }
+
+  async #withoutPending(rows: PetRow[], pending: Promise<number | undefined>[]): Promise<Pet[]> {
+    const pets = rows.map(toPet);
+    if (pending.length === 0 || pets.length === 0) return pets;
+    const hidden = new Set(await Promise.all(pending));
+    return pets.filter((pet) => !hidden.has(pet.id));
+  }
+}

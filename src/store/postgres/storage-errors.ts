@@ -1,0 +1,50 @@
+import { DatabaseError } from "pg";
+import { StorageUnavailableError } from "../errors.js";
+
+// SQLSTATE classes that mean "the database cannot serve us right now", not "this request is wrong":
+// 08 connection exception, 53 insufficient resources, 57 operator intervention (shutdown,
+// statement timeout), 58 system error; and 55000 for a database closed to connections.
+const UNAVAILABLE_CLASSES = new Set(["08", "53", "57", "58"]);
+
+/**
+ * The error a store method throws: StorageUnavailableError when PostgreSQL is unreachable,
+ * shutting down or too slow (the routes answer 503), the error itself otherwise.
+ */
+export function toStoreError(error: unknown, database: string): unknown {
+  if (error instanceof DatabaseError) {
+    const code = error.code ?? "";
+    return UNAVAILABLE_CLASSES.has(code.slice(0, 2)) || code === "55000"
+      ? new StorageUnavailableError(database, error.message)
+      : error;
+  }
+  // Everything else from pg is about the connection: refused, reset, timed out, pool ended.
+  if (error instanceof Error) return new StorageUnavailableError(database, describeError(error));
+  return error;
+}
+
+/** A connection error's message; Node's AggregateError (IPv4 and IPv6 both refused) has none of its own. */
+export function describeError(error: unknown): string {
+  if (error instanceof AggregateError && error.errors[0] instanceof Error) return describeError(error.errors[0]);
+  if (!(error instanceof Error)) return String(error);
+  return error.message || (error as NodeJS.ErrnoException).code || error.name;
+}
+
+/** Runs one database call, translating its failure with toStoreError. */
+export async function storageCall<T>(database: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw toStoreError(error, database);
+  }
+}
+
+/** The URL without its password, fit for logs and error messages. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== "") parsed.password = "***";
+    return parsed.href;
+  } catch {
+    return "postgres://(unparsable URL)";
+  }
+}

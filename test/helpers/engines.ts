@@ -1,0 +1,123 @@
+// Private, throwaway PostgreSQL and Redis servers for the tests: on loopback, on free ports,
+// with their data in a temporary directory that is removed when they stop.
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { chown, mkdtemp, readdir, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+export interface Engine {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** How many Redis databases the test Redis has: one per test server (see test-backend.ts). */
+export const REDIS_DATABASES = 10_000;
+
+/**
+ * initdb into a temporary directory and start it with trust authentication on 127.0.0.1 only.
+ * PostgreSQL refuses to run as root, so as root it runs as the `postgres` user of the Debian package.
+ */
+export async function startPostgres(): Promise<Engine> {
+  const bin = await postgresBinDir();
+  const dir = await mkdtemp(join(tmpdir(), "petstore-pg-"));
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) await chown(dir, ...(await postgresUser()));
+  const as = (command: string, args: string[]) =>
+    asRoot ? run("runuser", ["-u", "postgres", "--", join(bin, command), ...args]) : run(join(bin, command), args);
+  const data = join(dir, "data");
+  const port = await freePort();
+  await as("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions"]);
+  // fsync off: the cluster is thrown away after the run, and its durability is not under test.
+  const settings = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=300`;
+  await as("pg_ctl", ["-D", data, "-o", settings, "-l", join(dir, "log"), "-w", "-t", "30", "start"]);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: async () => {
+      await as("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]).catch(() => undefined);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** redis-server on 127.0.0.1 without persistence, as a child process. */
+export async function startRedis(): Promise<Engine> {
+  const dir = await mkdtemp(join(tmpdir(), "petstore-redis-"));
+  const port = await freePort();
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
+  const child = spawn(findRedisServer(), [...args, "--dir", dir, "--databases", String(REDIS_DATABASES)], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  await waitForOutput(child, /Ready to accept connections/);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        await exited;
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function postgresBinDir(): Promise<string> {
+  const fromPgConfig = await run("pg_config", ["--bindir"]).then(
+    ({ stdout }) => stdout.trim(),
+    () => undefined,
+  );
+  const candidates = fromPgConfig ? [fromPgConfig] : [];
+  // Debian's pg_config may belong to the client package only; the server lives here.
+  const versions = await readdir("/usr/lib/postgresql").catch(() => [] as string[]);
+  for (const version of versions.sort((a, b) => Number(b) - Number(a))) candidates.push(`/usr/lib/postgresql/${version}/bin`);
+  for (const dir of candidates) {
+    const found = await run(join(dir, "postgres"), ["--version"]).then(
+      () => true,
+      () => false,
+    );
+    if (found) return dir;
+  }
+  throw new Error("PostgreSQL server binaries not found (pg_config --bindir, /usr/lib/postgresql/*/bin): apt-get install postgresql");
+}
+
+async function postgresUser(): Promise<[number, number]> {
+  const { stdout } = await run("id", ["-u", "postgres"]).catch(() => {
+    throw new Error("running as root, but there is no `postgres` user to run PostgreSQL as");
+  });
+  const { stdout: group } = await run("id", ["-g", "postgres"]);
+  return [Number(stdout.trim()), Number(group.trim())];
+}
+
+function findRedisServer(): string {
+  return process.env.REDIS_SERVER ?? "redis-server";
+}
+
+function waitForOutput(child: ChildProcess, ready: RegExp): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (ready.test(output)) resolve();
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("error", (error) => reject(new Error(`redis-server cannot start: ${error.message} (apt-get install redis-server)`)));
+    child.once("exit", (code) => reject(new Error(`redis-server exited with ${code}:\n${output}`)));
+  });
+}
+
+/** A port nobody listens on right now (PostgreSQL and Redis cannot be told to pick one). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}

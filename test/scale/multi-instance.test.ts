@@ -1,0 +1,126 @@
+// Two `petstore serve` processes (the built CLI) on their own ports over one PostgreSQL database
+// and one Redis: what a load balancer in front of them must be able to rely on.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../cli/helpers/run-cli.js";
+import { expectError, json } from "../helpers/assertions.js";
+import { freePort } from "../helpers/engines.js";
+import { startServeProcess, TEST_ADMIN_KEY, type ServeProcess } from "../helpers/serve-process.js";
+import { freshDatabase } from "../helpers/test-backend.js";
+import { callApi } from "../helpers/test-server.js";
+
+let a: ServeProcess;
+let b: ServeProcess;
+const api = (server: ServeProcess, path: string, init: Parameters<typeof callApi>[3] = {}) =>
+  callApi(server.baseUrl, TEST_ADMIN_KEY, path, init);
+
+async function createKey(server: ServeProcess, body: Record<string, unknown>) {
+  const response = await api(server, "/keys", { json: body });
+  expect(response.status).toBe(201);
+  return (await response.json()) as { id: string; key: string };
+}
+
+beforeAll(async () => {
+  const { db, redis } = await freshDatabase();
+  // Started at the same moment: both migrate the empty database, under the advisory lock.
+  const start = () => startServeProcess({ dbPath: db, args: ["--redis", redis] });
+  [a, b] = await Promise.all([start(), start()]);
+});
+afterAll(async () => {
+  expect(await Promise.all([a.stop(), b.stop()])).toEqual([0, 0]);
+});
+
+describe("two instances over one PostgreSQL and one Redis", () => {
+  it("listen on different ports and name the shared engines without secrets", () => {
+    expect(a.origin).not.toBe(b.origin);
+    expect(a.stderr()).not.toMatch(/warning/);
+  });
+
+  it("a pet created through one is listed and found by the other", async () => {
+    const created = await api(a, "/pets", { json: { name: "Rex", categoryId: 7, status: "pending" } });
+    expect(created.status).toBe(201);
+    const pet = await json(created);
+    expect(pet).toEqual({ id: expect.any(Number), name: "Rex", categoryId: 7, status: "pending" });
+    const listed = await api(b, "/pets?status=pending");
+    expect(listed.status).toBe(200);
+    expect(await json(listed)).toContainEqual(pet);
+    expect(await json(await api(b, `/pets/${pet.id}`))).toEqual(pet);
+  });
+
+  it("a key created through one works on the other; revoked through one, it is refused by the other", async () => {
+    const { id, key } = await createKey(a, { plan: "free", name: "shared" });
+    expect((await api(b, "/pets", { key })).status).toBe(200);
+    expect((await api(b, `/keys/${id}`, { method: "DELETE" })).status).toBe(204);
+    const refused = await api(a, "/pets", { key });
+    expect(await expectError(refused, 401, "unauthorized")).toBe("the API key has been revoked");
+    const listed = (await json(await api(a, "/keys"))) as { id: string; revokedAt: string | null }[];
+    expect(listed.find((k) => k.id === id)?.revokedAt).toEqual(expect.any(String));
+  });
+
+  it("a key with R requests left, hit through both at once, gets exactly R successes", async () => {
+    const { key } = await createKey(b, { plan: "enterprise", perMinute: 100_000, perDay: 200 });
+    for (let i = 0; i < 37; i++) expect((await api(i % 2 ? a : b, "/pets?limit=1", { key })).status).toBe(200);
+    const R = 200 - 37;
+    const statuses = await Promise.all(
+      Array.from({ length: 2 * R }, (_, i) => api(i % 2 ? a : b, "/pets?limit=1", { key }).then((r) => r.status)),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(R);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(R);
+    const after = await api(a, "/pets", { key });
+    expect(after.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(after.headers.get("x-ratelimit-limit")).toBe("200");
+  });
+});
+
+describe("serve with PostgreSQL: start-up checks", () => {
+  it("started at once on an empty database without PETSTORE_ADMIN_KEY, exactly one creates and prints an admin key", async () => {
+    const { db, redis } = await freshDatabase();
+    const start = () => startServeProcess({ dbPath: db, args: ["--redis", redis], adminKey: null });
+    const servers = await Promise.all([start(), start(), start()]);
+    const printed = servers.map((server) => /Created an admin API key.*\n\s+(ps_\w+)/.exec(server.stderr())?.[1]);
+    const secrets = printed.filter((secret) => secret !== undefined);
+    expect(secrets).toHaveLength(1);
+    const keys = await Promise.all(servers.map((server) => callApi(server.baseUrl, secrets[0]!, "/keys")));
+    expect(keys.map((response) => response.status)).toEqual([200, 200, 200]);
+    const listed = (await keys[0]!.json()) as { admin: boolean }[];
+    expect(listed.filter((key) => key.admin)).toHaveLength(1);
+    expect(await Promise.all(servers.map((server) => server.stop()))).toEqual([0, 0, 0]);
+  });
+
+  it("warns on stderr when it uses PostgreSQL without Redis, and still serves", async () => {
+    const { db } = await freshDatabase();
+    const server = await startServeProcess({ dbPath: db });
+    expect(server.stderr()).toMatch(
+      /^warning: PostgreSQL without --redis: rate limits and bans are counted in this process only, .*pass --redis redis:\/\/\.\.\. to share them$/m,
+    );
+    expect((await api(server, "/pets")).status).toBe(200);
+    expect(await server.stop()).toBe(0);
+  });
+
+  it("exits 1 with the URL (without its password) and the reason when PostgreSQL cannot be reached", async () => {
+    const port = await freePort();
+    const result = await runCli(["serve", "--port", "0", "--db", `postgres://petstore:hunter2@127.0.0.1:${port}/petstore`], {
+      env: { PETSTORE_ADMIN_KEY: TEST_ADMIN_KEY },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `petstore serve: cannot open the PostgreSQL database postgres://petstore:***@127.0.0.1:${port}/petstore: connect ECONNREFUSED 127.0.0.1:${port}\n`,
+    );
+  });
+
+  it.each([
+    [["--db", "mysql://db.internal/petstore"], "--db must be a file path or a postgres://[user@]host[:port]/database URL, not mysql://..."],
+    [["--db", "postgres://"], "--db must be a file path or a postgres://[user@]host[:port]/database URL; the host is missing"],
+    [["--redis", "http://cache:6379"], "--redis must be a redis://[:password@]host[:port][/db] URL, not http://..."],
+    [["--redis", "redis://cache:6379/zero"], '--redis must be a redis://[:password@]host[:port][/db] URL: "/zero" is not a database number'],
+  ])("%j is a usage error: exit 2, nothing started", async (args, message) => {
+    const result = await runCli(["serve", "--port", "0", ...args]);
+    expect(result).toMatchObject({ code: 2, stdout: "" });
+    expect(result.stderr).toContain(message);
+  });
+
+  it("takes the Redis URL from PETSTORE_REDIS_URL, and validates it the same way", async () => {
+    const result = await runCli(["serve", "--port", "0"], { env: { PETSTORE_REDIS_URL: "memcached://cache" } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--redis must be a redis://[:password@]host[:port][/db] URL, not memcached://...");
+  });
+});
