@@ -1,5 +1,5 @@
 import { Redis } from "ioredis";
-import { describeError } from "../store/postgres/storage-errors.js";
+import { describeError, redactUrl } from "../store/engine-text.js";
 import type { BanPolicy } from "./plans.js";
 import { RedisRateLimiter } from "./redis-rate-limiter.js";
 
@@ -19,7 +19,7 @@ const CONNECT_TIMEOUT_MS = 5_000;
  * returns the shared rate limiter. Throws, naming the URL without its password, when Redis cannot be reached.
  */
 export async function openRedisRateLimiter(url: string, options: OpenRedisOptions): Promise<RedisRateLimiter> {
-  const name = redactRedisUrl(url);
+  const name = redactUrl(url);
   const redis = new Redis(url, {
     lazyConnect: true,
     // Commands fail at once while disconnected instead of queueing: a request gets its 503
@@ -54,15 +54,4 @@ export async function openRedisRateLimiter(url: string, options: OpenRedisOption
   }
   started = true;
   return new RedisRateLimiter(redis, { now: options.now, ban: options.ban, name });
-}
-
-/** The URL without its password, for logs and errors. */
-export function redactRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== "") parsed.password = "***";
-    return parsed.href;
-  } catch {
-    return "redis://(unparsable URL)";
-  }
 }

@@ -5,9 +5,9 @@ import { filePersister } from "../limits/file-persister.js";
 import { MemoryRateLimiter, openMemoryRateLimiter } from "../limits/memory-rate-limiter.js";
 import type { BanPolicy } from "../limits/plans.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
-import { openRedisRateLimiter, redactRedisUrl } from "../limits/redis-connection.js";
+import { openRedisRateLimiter } from "../limits/redis-connection.js";
 import { openLowdbStore, openPostgresStore, type Store } from "../store/open-store.js";
-import { redactUrl } from "../store/postgres/storage-errors.js";
+import { redactUrl } from "../store/engine-text.js";
 
 export interface BackendOptions {
   /** A file path, or a postgres:// (postgresql://) URL. */
@@ -40,7 +40,7 @@ export async function openBackends(options: BackendOptions): Promise<Backends> {
   try {
     const limiter = await openLimiter(options, postgres ? undefined : dbPath);
     const db = `db ${postgres ? redactUrl(options.db) : dbPath}`;
-    const description = options.redis ? `${db}, limits ${redactRedisUrl(options.redis)}` : db;
+    const description = options.redis ? `${db}, limits ${redactUrl(options.redis)}` : db;
     return { store, limiter, description };
   } catch (error) {
     await store.close();

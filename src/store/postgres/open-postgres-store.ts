@@ -3,7 +3,7 @@ import type { Store } from "../open-store.js";
 import { migrate } from "./migrations.js";
 import { PostgresKeyStore } from "./postgres-key-store.js";
 import { PostgresPetStore } from "./postgres-pet-store.js";
-import { describeError, redactUrl } from "./storage-errors.js";
+import { describeError, redactUrl } from "../engine-text.js";
 import { TouchBuffer } from "./touch-buffer.js";
 
 export interface PostgresStoreOptions {

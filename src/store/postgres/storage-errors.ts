@@ -1,4 +1,5 @@
 import { DatabaseError } from "pg";
+import { describeError } from "../engine-text.js";
 import { StorageUnavailableError } from "../errors.js";
 
 // SQLSTATE classes that mean "the database cannot serve us right now", not "this request is wrong":
@@ -22,12 +23,6 @@ export function toStoreError(error: unknown, database: string): unknown {
   return error;
 }
 
-/** A connection error's message; Node's AggregateError (IPv4 and IPv6 both refused) has none of its own. */
-export function describeError(error: unknown): string {
-  if (error instanceof AggregateError && error.errors[0] instanceof Error) return describeError(error.errors[0]);
-  if (!(error instanceof Error)) return String(error);
-  return error.message || (error as NodeJS.ErrnoException).code || error.name;
-}
 
 /** Runs one database call, translating its failure with toStoreError. */
 export async function storageCall<T>(database: string, call: () => Promise<T>): Promise<T> {
@@ -35,16 +30,5 @@ export async function storageCall<T>(database: string, call: () => Promise<T>): 
     return await call();
   } catch (error) {
     throw toStoreError(error, database);
-  }
-}
-
-/** The URL without its password, fit for logs and error messages. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== "") parsed.password = "***";
-    return parsed.href;
-  } catch {
-    return "postgres://(unparsable URL)";
   }
 }
