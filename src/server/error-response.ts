@@ -30,11 +30,9 @@ export function toErrorResponse(error: HTTPError, event: H3Event, logger: Server
 function toApiError(error: HTTPError, event: H3Event, logger: ServerLogger): ApiHttpError {
   if (error instanceof ApiHttpError) return error;
   if (error.cause instanceof ApiHttpError) return error.cause;
-  // A read, a key lookup or the rate limiter with PostgreSQL or Redis out of reach: the store
-  // has logged it; the client is told to come back, not that the server is broken.
-  if (error.cause instanceof StorageUnavailableError) {
-    return storageUnavailable("the database or the rate-limit store cannot be reached right now; nothing was changed");
-  }
+  // A full disk, or PostgreSQL or Redis out of reach, on a write, a read or a rate-limit decision:
+  // the store has logged it; the client is told to come back, never that something was stored.
+  if (error.cause instanceof StorageUnavailableError) return storageUnavailable();
   const code = CODE_BY_STATUS[error.status];
   if (code && !error.unhandled) {
     const message =

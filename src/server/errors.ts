@@ -30,5 +30,10 @@ export const unauthorized = (message: string) =>
 
 export const forbidden = (message: string) => new ApiHttpError(403, "forbidden", message);
 
-export const storageUnavailable = (message = "the database cannot be written right now; nothing was stored") =>
-  new ApiHttpError(503, "storage_unavailable", message, { "retry-after": "5" });
+export const storageUnavailable = () =>
+  new ApiHttpError(
+    503,
+    "storage_unavailable",
+    "the database or the rate-limit store cannot be written or reached right now; nothing was stored or changed",
+    { "retry-after": "5" },
+  );

@@ -5,7 +5,6 @@ import { API_PREFIX, type CreatedKey, type KeyLimits, type KeyView } from "../..
 import type { KeyRecord, KeyStore } from "../../store/key-store.js";
 import { forbidden, invalidBody, notFound } from "../errors.js";
 import { readJsonBody } from "../internal/json-body.js";
-import { persistOrUnavailable } from "../internal/storage.js";
 import { issueKey } from "../keys/issue-key.js";
 import { safeEcho } from "../internal/query.js";
 
@@ -23,7 +22,7 @@ export async function createKey(event: H3Event, deps: KeyRoutesDeps): Promise<Cr
   const { plan, name, perMinute, perDay } = parsed.data;
   const limits = perMinute !== undefined && perDay !== undefined ? { perMinute, perDay } : null;
   const { secret, record } = issueKey({ plan, name: name ?? null, admin: false, limits }, deps.now);
-  await persistOrUnavailable(() => deps.keys.create(record));
+  await deps.keys.create(record);
   event.res.status = 201;
   event.res.headers.set("location", `${API_PREFIX}/keys/${record.id}`);
   const { id, prefix, createdAt } = record;
@@ -40,7 +39,7 @@ export async function listKeys(event: H3Event, deps: KeyRoutesDeps): Promise<Key
 export async function revokeKey(event: H3Event, deps: KeyRoutesDeps): Promise<null> {
   requireAdmin(event);
   const id = event.context.params?.id ?? "";
-  const revoked = await persistOrUnavailable(() => deps.keys.revoke(id, new Date(deps.now())));
+  const revoked = await deps.keys.revoke(id, new Date(deps.now()));
   if (!revoked) throw notFound(`no key with id "${safeEcho(id)}"`);
   event.res.status = 204;
   return null;

@@ -15,7 +15,6 @@ import { invalidBody, invalidParameter, notFound } from "../errors.js";
 import { decodeCursor, encodeCursor } from "../internal/cursor.js";
 import { readJsonBody } from "../internal/json-body.js";
 import { parsePositiveInteger, readQuery, safeEcho } from "../internal/query.js";
-import { persistOrUnavailable } from "../internal/storage.js";
 
 const LIST_PARAMETERS = ["limit", "status", "cursor"] as const;
 
@@ -40,9 +39,7 @@ export async function listPets(event: H3Event, pets: PetStore): Promise<Pet[]> {
 export async function createPet(event: H3Event, pets: PetStore): Promise<Pet> {
   const parsed = NewPetSchema.safeParse(await readJsonBody(event));
   if (!parsed.success) throw invalidBody(describeIssue(parsed.error));
-  const pet = await persistOrUnavailable(() =>
-    pets.create({ ...parsed.data, status: parsed.data.status ?? DEFAULT_PET_STATUS }),
-  );
+  const pet = await pets.create({ ...parsed.data, status: parsed.data.status ?? DEFAULT_PET_STATUS });
   event.res.status = 201;
   event.res.headers.set("location", `${API_PREFIX}/pets/${pet.id}`);
   return pet;
