@@ -1,5 +1,6 @@
 import { ServerResponse, STATUS_CODES, type IncomingMessage, type OutgoingHttpHeaders, type Server } from "node:http";
 import type { H3 } from "h3";
+import type { ErrorBody } from "../contract/values.js";
 import { listen, type Listener } from "listhen";
 import { NodeRequest, sendNodeResponse } from "srvx/node";
 import { applyDeadlines, DEFAULT_DEADLINES, type HttpDeadlines } from "./internal/deadlines.js";
@@ -24,7 +25,7 @@ export async function listenStrict(
   host: string,
   deadlines: HttpDeadlines = DEFAULT_DEADLINES,
 ): Promise<HttpListener> {
-  const handler = withReasonPhrases(toNodeListener(app));
+  const handler = toNodeListener(app);
   const listener = await listen(handler, {
     // An empty alternative range disables the fallback; the types only know the non-empty form.
     port: { port, random: port === 0, ports: [], alternativePortRange: [] as unknown as [number, number] },
@@ -54,18 +55,6 @@ export async function listenStrict(
   };
 }
 
-/**
- * srvx passes an empty reason phrase to writeHead, so every status line would read
- * `HTTP/1.1 201 ` in curl; fill in the standard phrase.
- */
-function withReasonPhrases(handler: (req: IncomingMessage, res: ServerResponse) => unknown) {
-  return (req: IncomingMessage, res: ServerResponse) => {
-    res.writeHead = writeHeadWithReason as ServerResponse["writeHead"];
-    if (refuseMissingHost(req, res)) return;
-    return handler(req, res);
-  };
-}
-
 type WriteHead = (this: ServerResponse, status: number, reason: string, headers?: OutgoingHttpHeaders) => ServerResponse;
 const originalWriteHead = ServerResponse.prototype.writeHead as WriteHead;
 
@@ -91,6 +80,7 @@ type FastResponseParts = Response & { _toNodeResponse?: () => NodeParts };
  */
 function toNodeListener(app: H3): RequestListener {
   return (req, res) => {
+    if (refuseMissingHost(req, res)) return;
     const answer = app.fetch(new NodeRequest({ req, res }) as unknown as Request);
     if (answer instanceof Promise) answer.then((response) => send(res, response), (error) => fail(res, error));
     else send(res, answer);
@@ -98,18 +88,22 @@ function toNodeListener(app: H3): RequestListener {
 }
 
 function send(res: ServerResponse, response: FastResponseParts): void {
-  if (typeof response._toNodeResponse !== "function") {
-    sendNodeResponse(res, response).catch((error: unknown) => fail(res, error));
-    return;
-  }
+  if (typeof response._toNodeResponse !== "function") return sendThroughSrvx(res, response);
   const { status, statusText, headers, body } = response._toNodeResponse();
   if (body !== undefined && body !== null && typeof body !== "string" && !(body instanceof Uint8Array)) {
-    const rebuilt = new Response(body as ReadableStream, { status, statusText, headers: pairs(headers) });
-    sendNodeResponse(res, rebuilt).catch((error: unknown) => fail(res, error));
-    return;
+    return sendThroughSrvx(res, new Response(body as ReadableStream, { status, statusText, headers: pairs(headers) }));
   }
   res.writeHead(status, statusText || STATUS_CODES[status] || "", headers);
   res.end(body ?? undefined);
+}
+
+/**
+ * srvx passes an empty reason phrase to writeHead, so the status line would read `HTTP/1.1 201 `
+ * in curl; fill in the standard phrase.
+ */
+function sendThroughSrvx(res: ServerResponse, response: Response): void {
+  res.writeHead = writeHeadWithReason as ServerResponse["writeHead"];
+  sendNodeResponse(res, response).catch((error: unknown) => fail(res, error));
 }
 
 function pairs(flat: string[]): Array<[string, string]> {
@@ -121,8 +115,12 @@ function pairs(flat: string[]): Array<[string, string]> {
 /** The app's own error handling failed: answer 500 if nothing was sent, else cut the connection. */
 function fail(res: ServerResponse, error: unknown): void {
   console.error("petstore: cannot send the response:", error);
-  if (res.headersSent) res.destroy();
-  else res.writeHead(500).end();
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body: ErrorBody = { code: "internal_error", message: "an unexpected error occurred; it has been logged on the server", status: 500 };
+  res.writeHead(500, { "content-type": "application/json", connection: "close" }).end(JSON.stringify(body));
 }
 
 /**
