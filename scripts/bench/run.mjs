@@ -18,9 +18,14 @@ const PLANS = {
   quick: { seconds: 1, rounds: 1, warmupSeconds: 0.5, postSeconds: 1, cliRuns: 5 },
 };
 
-const { values: flags } = parseArgs({
-  options: { quick: { type: "boolean", default: false }, out: { type: "string" } },
-});
+const USAGE = "usage: npm run bench [-- --quick] [-- --out file.json]";
+let flags;
+try {
+  ({ values: flags } = parseArgs({ options: { quick: { type: "boolean", default: false }, out: { type: "string" } } }));
+} catch (error) {
+  process.stderr.write(`bench: ${error.message}\n${USAGE}\n`);
+  process.exit(2);
+}
 const mode = flags.quick ? "quick" : "full";
 const out = flags.out ?? join(ROOT, "bench/results", `${new Date().toISOString().replace(/[:.]/g, "-")}-${mode}.json`);
 
