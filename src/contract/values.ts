@@ -98,6 +98,16 @@ export interface NewKey {
   perDay?: number;
 }
 
+/**
+ * A text's length as JSON Schema's maxLength (and so the server) counts it: in code points, so an
+ * emoji is one character, not two UTF-16 units.
+ */
+export function characterCount(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
 export function isPetStatus(value: string): value is PetStatus {
   return (PET_STATUSES as readonly string[]).includes(value);
 }

@@ -9,6 +9,9 @@ import { listenStrict } from "./listen.js";
 import { openBackends } from "./open-backends.js";
 import { createLogger, type LogSink } from "./request-log.js";
 
+/** HTTPS: listhen's self-signed certificate (local use), or a real one from PEM files. */
+export type ServeTls = { selfSigned: true } | { certFile: string; keyFile: string };
+
 export interface ServeOptions {
   port: number;
   host: string;
@@ -20,6 +23,8 @@ export interface ServeOptions {
   quiet: boolean;
   adminKey: string | undefined;
   trustProxy?: boolean;
+  /** Serve HTTPS instead of HTTP. */
+  tls?: ServeTls;
   /** The clock for rate-limit windows and timestamps; tests move it instead of sleeping. */
   now?: () => number;
 }

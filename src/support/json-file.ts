@@ -1,0 +1,88 @@
+// Reading and writing the small JSON files beside the db and in the user's config folder:
+// one read-parse-validate path, one atomic write.
+import { open, readFile, rename, rm } from "node:fs/promises";
+import { dirname } from "node:path";
+import { isErrnoCode, messageOf } from "./error-text.js";
+
+/** The file exists but cannot be read, parsed or validated; `reason` says which, for a message. */
+export class JsonFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+  ) {
+    super(`${file}: ${reason}`);
+    this.name = "JsonFileError";
+  }
+}
+
+/**
+ * Reads a JSON file and hands the parsed value to `validate`, which returns the typed value or
+ * throws with a reason. A missing file is `undefined`; anything else wrong is a JsonFileError.
+ * @example await readJsonFile("petstore.json.limits.json", parseSnapshot)
+ */
+export async function readJsonFile<T>(file: string, validate: (json: unknown) => T): Promise<T | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if (isErrnoCode(error, "ENOENT")) return undefined;
+    throw new JsonFileError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? messageOf(error)})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new JsonFileError(file, `not valid JSON (${messageOf(error)})`);
+  }
+  try {
+    return validate(json);
+  } catch (error) {
+    throw new JsonFileError(file, messageOf(error));
+  }
+}
+
+export interface AtomicWriteOptions {
+  /** File mode of a new file; 0600 unless said otherwise (these files hold keys and hashes). */
+  mode?: number;
+  /**
+   * fsync the file before the rename and the directory after it, so the write survives a power
+   * cut; without it a torn write is possible and the reader must cope.
+   */
+  durable?: boolean;
+}
+
+let tempSequence = 0;
+
+/**
+ * Replaces `file` with `data` atomically: a reader sees the old content or the new one, never a
+ * mix. The data goes to a fresh temporary file beside it (created with "wx", so the mode applies
+ * and two writers never share one), which is then renamed over the file.
+ */
+export async function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+  const temp = `${file}.${process.pid}.${++tempSequence}.tmp`;
+  try {
+    const handle = await open(temp, "wx", options.mode ?? 0o600);
+    try {
+      await handle.writeFile(data);
+      if (options.durable) await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+  } catch (error) {
+    // The write's own error is the one to report (disk full, not "cannot remove").
+    await rm(temp, { force: true }).catch(() => {});
+    throw error;
+  }
+  if (options.durable) await syncDirectory(dirname(file));
+}
+
+/** Makes a rename, a creation or an unlink in `directory` durable. */
+export async function syncDirectory(directory: string): Promise<void> {
+  const handle = await open(directory, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
