@@ -4,6 +4,7 @@ import tseslint from "typescript-eslint";
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "coverage/", "bench/results/"] },
   js.configs.recommended,
+  { files: ["**/*.cjs"], languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } } },
   ...tseslint.configs.recommended,
   {
     languageOptions: {
