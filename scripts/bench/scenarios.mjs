@@ -55,16 +55,19 @@ async function seed({ work, log }) {
  * The GET runs alternate in rounds so that noise hits them alike; the best round of each counts.
  */
 async function getComparisons(ctx) {
-  const bare = await startProcess("bare node:http", process.execPath, [join(ctx.root, "scripts/bench/bare-server.mjs")], {
-    ready: (output) => /listening on (\d+)/.exec(output)?.[1],
-  });
+  const bare = await startScript("bare node:http", ctx, "bare-server.mjs");
+  const fastify = await startScript("fastify peer", ctx, "peers/fastify-server.mjs");
+  const express = await startScript("express peer", ctx, "peers/express-server.mjs");
+  const peer = (server) => ({ url: `http://127.0.0.1:${server.ready}${LIST}`, headers: bearer(SECRETS.load), expect: 200, pid: server.pid });
   try {
     return await withJsonServer(ctx, "json-server-1k.json", (jsonServer) =>
       withPetstore(ctx, "petstore-1k.json", async (server) => {
         const origin = server.origin;
         await exhaust(origin);
         const targets = {
-          bare: { url: `http://127.0.0.1:${bare.ready}/v1/pets?limit=20`, headers: {}, expect: 200, pid: bare.pid },
+          bare: { url: `http://127.0.0.1:${bare.ready}${LIST}`, headers: {}, expect: 200, pid: bare.pid },
+          fastify: peer(fastify),
+          express: peer(express),
           jsonServer: { url: `${jsonServer.origin}/pets?_limit=20`, headers: {}, expect: 200, pid: jsonServer.pid },
           petstore: { url: origin + LIST, headers: bearer(SECRETS.load), expect: 200, pid: server.pid },
           exhausted: { url: origin + LIST, headers: bearer(SECRETS.exhausted), expect: 429, pid: server.pid },
@@ -77,8 +80,15 @@ async function getComparisons(ctx) {
       }),
     );
   } finally {
-    await bare.stop();
+    await Promise.all([bare.stop(), fastify.stop(), express.stop()]);
   }
+}
+
+/** A baseline or peer server under scripts/bench that prints the port it listens on. */
+function startScript(name, ctx, script) {
+  return startProcess(name, process.execPath, [join(ctx.root, "scripts/bench", script)], {
+    ready: (output) => /listening on (\d+)/.exec(output)?.[1],
+  });
 }
 
 async function alternate(ctx, targets) {
@@ -216,6 +226,10 @@ function rowsOf({ get, jsonServerPost, post10k, big }) {
   return [
     row({ id: "1", scenario: "GET /v1/pets?limit=20, key + limits, 50 conn", figure: get.petstore.rps, unit: rps,
       baseline: get.bare.rps, baselineName: "node:http", goal: [">=", 0.75], problem: get.petstore.problem ?? get.bare.problem }),
+    row({ id: "1", scenario: "  the same, against fastify + @fastify/rate-limit", figure: get.petstore.rps, unit: rps,
+      baseline: get.fastify.rps, baselineName: "fastify peer", goal: [">=", 1.0], problem: get.fastify.problem }),
+    row({ id: "1", scenario: "  the same, against express + express-rate-limit", figure: get.petstore.rps, unit: rps,
+      baseline: get.express.rps, baselineName: "express peer", goal: [">=", 4], problem: get.express.problem }),
     row({ id: "1", scenario: "  the same, against json-server", figure: get.petstore.rps, unit: rps,
       baseline: get.jsonServer.rps, baselineName: "json-server", goal: [">=", 6], problem: get.jsonServer.problem }),
     row({ id: "1", scenario: "  p99 latency", figure: get.petstore.p99, unit: "ms",
