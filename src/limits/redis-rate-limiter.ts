@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { KeyLimits } from "../contract/values.js";
-import { StorageUnavailableError } from "../store/errors.js";
+import { StorageUnavailableError } from "../support/storage-unavailable.js";
 import { BAN_POLICY, type BanPolicy } from "./plans.js";
 import type { Decision, RateLimiter } from "./rate-limiter.js";
 import { CONSUME_SCRIPT } from "./redis-consume-script.js";

@@ -1,6 +1,6 @@
 import { DatabaseError } from "pg";
-import { describeError } from "../engine-text.js";
-import { StorageUnavailableError } from "../errors.js";
+import { messageOf } from "../../support/error-text.js";
+import { StorageUnavailableError } from "../../support/storage-unavailable.js";
 
 // SQLSTATE classes that mean "the database cannot serve us right now", not "this request is wrong":
 // 08 connection exception, 53 insufficient resources, 57 operator intervention (shutdown,
@@ -19,7 +19,7 @@ export function toStoreError(error: unknown, database: string): unknown {
       : error;
   }
   // Everything else from pg is about the connection: refused, reset, timed out, pool ended.
-  if (error instanceof Error) return new StorageUnavailableError(database, describeError(error));
+  if (error instanceof Error) return new StorageUnavailableError(database, messageOf(error));
   return error;
 }
 
