@@ -1,6 +1,9 @@
 // Bundles the CLI into dist/ as ESM chunks: one file for start-up (commander, chalk,
 // cli-table3 inlined; measured 1.29x `node -e ''` against 1.50x unbundled), and lazily
-// imported chunks for each command, so `pets list` never loads the server.
+// imported chunks for each command, so `pets list` never loads the server. The engines are
+// chunks of their own too (open-backends.ts imports each with `await import()` once chosen), and
+// their drivers stay in node_modules, so `serve --db file.json` never evaluates pg or ioredis
+// (test/support/lazy-engines.test.ts watches which modules load).
 import { build } from "esbuild";
 import { rm } from "node:fs/promises";
 
@@ -17,7 +20,7 @@ await build({
   sourcemap: "linked",
   logLevel: "warning",
   // Server-only packages stay in node_modules: only `serve` imports them, lazily.
-  external: ["h3", "h3/*", "srvx", "srvx/*", "listhen", "lowdb", "lowdb/*"],
+  external: ["h3", "h3/*", "srvx", "srvx/*", "listhen", "lowdb", "lowdb/*", "pg", "ioredis"],
   // commander is CommonJS and requires node built-ins; ESM output needs a real require.
   banner: {
     js: "import { createRequire as __petstoreCreateRequire } from 'node:module'; const require = __petstoreCreateRequire(import.meta.url);",
