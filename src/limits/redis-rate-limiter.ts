@@ -57,9 +57,6 @@ export class RedisRateLimiter implements RateLimiter {
     return toDecision(reply, limits, now);
   }
 
-  /** Nothing to do: every decision is already in Redis. */
-  async flush(): Promise<void> {}
-
   async close(): Promise<void> {
     if (this.#redis.status === "end") return;
     await this.#redis.quit().catch(() => this.#redis.disconnect());
