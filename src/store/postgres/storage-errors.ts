@@ -11,7 +11,7 @@ const UNAVAILABLE_CLASSES = new Set(["08", "53", "57", "58"]);
  * The error a store method throws: StorageUnavailableError when PostgreSQL is unreachable,
  * shutting down or too slow (the routes answer 503), the error itself otherwise.
  */
-export function toStoreError(error: unknown, database: string): unknown {
+function toStoreError(error: unknown, database: string): unknown {
   if (error instanceof DatabaseError) {
     const code = error.code ?? "";
     return UNAVAILABLE_CLASSES.has(code.slice(0, 2)) || code === "55000"
@@ -22,7 +22,6 @@ export function toStoreError(error: unknown, database: string): unknown {
   if (error instanceof Error) return new StorageUnavailableError(database, messageOf(error));
   return error;
 }
-
 
 /** Runs one database call, translating its failure with toStoreError. */
 export async function storageCall<T>(database: string, call: () => Promise<T>): Promise<T> {
