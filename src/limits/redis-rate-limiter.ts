@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { KeyLimits } from "../contract/values.js";
+import { messageOf } from "../support/error-text.js";
 import { StorageUnavailableError } from "../support/storage-unavailable.js";
 import { BAN_POLICY, type BanPolicy } from "./plans.js";
 import type { Decision, RateLimiter } from "./rate-limiter.js";
@@ -52,7 +53,7 @@ export class RedisRateLimiter implements RateLimiter {
     try {
       reply = (await this.#evaluate(key, args)) as ScriptReply;
     } catch (error) {
-      throw new StorageUnavailableError(this.#name, error instanceof Error ? error.message : String(error));
+      throw new StorageUnavailableError(this.#name, messageOf(error));
     }
     return toDecision(reply, limits, now);
   }

@@ -56,7 +56,7 @@ async function closePool(pool: Pool, touches: TouchBuffer, warn: (message: strin
   try {
     await touches.flush();
   } catch (error) {
-    warn(`cannot save when keys were last used at close: ${(error as Error).message}`);
+    warn(`cannot save when keys were last used at close: ${messageOf(error)}`);
   }
   await pool.end();
 }
