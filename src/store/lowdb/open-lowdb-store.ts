@@ -8,6 +8,7 @@ import type { Store } from "../store.js";
 import { DurableJsonFile, type WriteEvent } from "./durable-json-file.js";
 import { parseStoreFile } from "./file-schema.js";
 import { messageOf } from "../../support/error-text.js";
+import { removeLeftoverTemps } from "./internal/files.js";
 import { JournalFile } from "./journal-file.js";
 import { parseJournal, type ParsedJournal } from "./journal-record.js";
 import { DEFAULT_COMPACTION, JournaledDb, type CompactionPolicy } from "./journaled-db.js";
@@ -35,6 +36,10 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions): 
   });
   try {
     const { db, state } = await openJournaledDb(file, options);
+    // After the open, so that a db that cannot be opened leaves every file as it found it.
+    await removeLeftoverTemps(file).catch((error: unknown) => {
+      options.warn(`cannot remove leftover temporary files of ${file}: ${messageOf(error)}`);
+    });
     return createIndexedStore({ name: file, state, persist: db.persist, finish: db.finish, release: lock.release });
   } catch (error) {
     await lock.release();
