@@ -1,10 +1,10 @@
 import { performance } from "node:perf_hooks";
 import { setImmediate as nextTurn } from "node:timers/promises";
+import type { Low } from "lowdb";
+import { messageOf } from "../../support/error-text.js";
 import type { Persist } from "../indexed/group-commit.js";
 import { emptyBatch, type StoreData, type StoreState } from "../indexed/store-state.js";
-import type { Low } from "lowdb";
 import type { DurableJsonFile, WriteEvent } from "./durable-json-file.js";
-import { messageOf } from "../../support/error-text.js";
 import { encodeRecord } from "./journal-record.js";
 import type { JournalFile } from "./journal-file.js";
 

@@ -1,4 +1,5 @@
 import { Low } from "lowdb";
+import { messageOf } from "../../support/error-text.js";
 import { StorageUnavailableError } from "../../support/storage-unavailable.js";
 import { StoreCorruptError, StoreLockedError } from "../errors.js";
 import { acquireLock } from "../lock.js";
@@ -7,7 +8,6 @@ import { emptyStoreData, StoreState } from "../indexed/store-state.js";
 import type { Store } from "../store.js";
 import { DurableJsonFile, type WriteEvent } from "./durable-json-file.js";
 import { parseStoreFile } from "./file-schema.js";
-import { messageOf } from "../../support/error-text.js";
 import { removeLeftoverTemps } from "./internal/files.js";
 import { JournalFile } from "./journal-file.js";
 import { parseJournal, type ParsedJournal } from "./journal-record.js";

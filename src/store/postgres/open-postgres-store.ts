@@ -1,10 +1,10 @@
 import { Pool } from "pg";
+import { messageOf } from "../../support/error-text.js";
+import { redactUrl } from "../../support/http-url.js";
 import type { Store } from "../store.js";
 import { migrate } from "./migrations.js";
 import { PostgresKeyStore } from "./postgres-key-store.js";
 import { PostgresPetStore } from "./postgres-pet-store.js";
-import { messageOf } from "../../support/error-text.js";
-import { redactUrl } from "../../support/http-url.js";
 import { TouchBuffer } from "./touch-buffer.js";
 
 export interface PostgresStoreOptions {
