@@ -1,6 +1,6 @@
 // Loads the limits part of `serve --config <file>`: any subset of the defaults may be overridden.
-import { readFile } from "node:fs/promises";
 import * as z from "zod";
+import { JsonFileError, readJsonFile } from "../support/json-file.js";
 import { defaultLimitsConfig, type LimitsConfig } from "./plans.js";
 
 /** The config file is unreadable or invalid; `field` is the dotted path of the offending value. */
@@ -41,7 +41,7 @@ const BanOverrideSchema = z.strictObject(
 );
 
 /** The file as written: every part optional, nothing unknown. */
-export const ServeConfigSchema = z.strictObject(
+const ServeConfigSchema = z.strictObject(
   {
     plans: PlansOverrideSchema.optional(),
     anonymous: LimitsOverrideSchema.optional(),
@@ -51,7 +51,7 @@ export const ServeConfigSchema = z.strictObject(
   object,
 );
 
-export type ServeConfigFile = z.infer<typeof ServeConfigSchema>;
+type ServeConfigFile = z.infer<typeof ServeConfigSchema>;
 
 /**
  * Reads and validates a config file and merges it over the defaults.
@@ -60,26 +60,28 @@ export type ServeConfigFile = z.infer<typeof ServeConfigSchema>;
  * @example await loadServeConfig("petstore.config.json")
  */
 export async function loadServeConfig(path: string): Promise<LimitsConfig> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new LimitsConfigError(path, undefined, `cannot be read (${reason})`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new LimitsConfigError(path, undefined, `not valid JSON (${(error as Error).message})`);
-  }
+  const json = await readConfigJson(path);
   const parsed = ServeConfigSchema.safeParse(json);
   if (!parsed.success) throw toConfigError(path, parsed.error);
   return mergeLimitsConfig(parsed.data);
 }
 
+// Validated by the caller rather than inside readJsonFile: the zod issue carries the field to name.
+async function readConfigJson(path: string): Promise<unknown> {
+  let json: unknown;
+  try {
+    json = await readJsonFile(path, (value) => value);
+  } catch (error) {
+    if (error instanceof JsonFileError) throw new LimitsConfigError(path, undefined, error.reason);
+    throw error;
+  }
+  // Unlike the files beside the db, a config file named on the command line must exist.
+  if (json === undefined) throw new LimitsConfigError(path, undefined, "cannot be read (ENOENT)");
+  return json;
+}
+
 /** The defaults with a validated file's overrides applied; anonymous follows the (overridden) free plan. */
-export function mergeLimitsConfig(file: ServeConfigFile): LimitsConfig {
+function mergeLimitsConfig(file: ServeConfigFile): LimitsConfig {
   const base = defaultLimitsConfig();
   const free = { ...base.plans.free, ...file.plans?.free };
   return {

@@ -1,5 +1,7 @@
 // The in-process rate limiter: exact (it decides synchronously), with bans and optional persistence.
 import type { KeyLimits } from "../contract/values.js";
+import { messageOf } from "../support/error-text.js";
+import { PeriodicSaver } from "../support/periodic-saver.js";
 import type { LimitsPersister, Snapshot, SubjectRow } from "./persister.js";
 import { BAN_POLICY, type BanPolicy } from "./plans.js";
 import type { Decision, RateLimiter } from "./rate-limiter.js";
@@ -34,21 +36,18 @@ export class MemoryRateLimiter implements RateLimiter {
   private readonly subjects = new Map<string, SubjectState>();
   private readonly now: () => number;
   private readonly ban: BanPolicy;
-  private readonly persister: LimitsPersister | undefined;
   private readonly warn: (message: string) => void;
+  private readonly saver: PeriodicSaver | undefined;
   private day: number;
   private dirty = false;
   private persisting: boolean;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private saves: Promise<void> = Promise.resolve();
-  private saveFailing = false;
 
   constructor(options: MemoryRateLimiterOptions = {}) {
     this.now = options.now ?? Date.now;
     this.ban = options.ban ?? BAN_POLICY;
-    this.persister = options.persister;
     this.persisting = options.persister !== undefined;
     this.warn = options.warn ?? console.warn;
+    this.saver = options.persister && this.createSaver(options.persister);
     this.day = Math.floor(this.now() / DAY_MS);
     if (options.snapshot) this.restore(options.snapshot);
   }
@@ -87,8 +86,7 @@ export class MemoryRateLimiter implements RateLimiter {
 
   /** Persists the counters now, after any save already under way. */
   flush(): Promise<void> {
-    this.cancelTimer();
-    return this.save();
+    return this.saver?.flush() ?? Promise.resolve();
   }
 
   /**
@@ -100,7 +98,7 @@ export class MemoryRateLimiter implements RateLimiter {
     try {
       await this.flush();
     } catch (error) {
-      this.warn(`cannot save the rate-limit counters at close: ${describe(error)}`);
+      this.warn(`cannot save the rate-limit counters at close: ${messageOf(error)}`);
     }
   }
 
@@ -151,36 +149,13 @@ export class MemoryRateLimiter implements RateLimiter {
 
   private changed(): void {
     this.dirty = true;
-    if (this.persisting && this.timer === undefined) {
-      this.timer = setTimeout(this.onTimer, SAVE_INTERVAL_MS);
-      this.timer.unref();
-    }
+    if (this.persisting) this.saver?.schedule();
   }
 
-  private readonly onTimer = (): void => {
-    this.timer = undefined;
-    this.save().then(
-      () => {
-        this.saveFailing = false;
-      },
-      (error: unknown) => {
-        // Warn once per outage rather than every second; the next change retries.
-        if (!this.saveFailing) this.warn(`cannot save the rate-limit counters: ${describe(error)}`);
-        this.saveFailing = true;
-      },
-    );
-  };
-
-  private cancelTimer(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
-  // Saves run one after another, so two renames never race and a slow disk never stacks writes.
-  private save(): Promise<void> {
-    const persister = this.persister;
-    if (persister === undefined) return Promise.resolve();
-    const run = async (): Promise<void> => {
+  // Saves run one after another (the saver chains them), so two renames never race and a slow
+  // disk never stacks writes.
+  private createSaver(persister: LimitsPersister): PeriodicSaver {
+    const save = async (): Promise<void> => {
       if (!this.dirty) return;
       this.dirty = false;
       try {
@@ -190,9 +165,7 @@ export class MemoryRateLimiter implements RateLimiter {
         throw error;
       }
     };
-    const result = this.saves.then(run);
-    this.saves = result.catch(() => undefined);
-    return result;
+    return new PeriodicSaver({ save, intervalMs: SAVE_INTERVAL_MS, warn: this.warn, what: "cannot save the rate-limit counters" });
   }
 }
 
@@ -211,7 +184,7 @@ export async function openMemoryRateLimiter(
   try {
     snapshot = await options.persister.load();
   } catch (error) {
-    warn(`${describe(error)}; starting with empty rate-limit counters`);
+    warn(`${messageOf(error)}; starting with empty rate-limit counters`);
   }
   return new MemoryRateLimiter({ ...options, warn, snapshot });
 }
@@ -219,8 +192,4 @@ export async function openMemoryRateLimiter(
 function banned(state: SubjectState, limits: KeyLimits, now: number): Decision {
   const retryAfter = secondsUntil(state.bannedUntil, now);
   return { allowed: false, reason: "key_banned", retryAfter, windows: windowsOf(state, limits) };
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -22,13 +22,13 @@ export interface LimitsConfig {
 }
 
 /** The numbers of the spec (section Limits), used when no config file overrides them. */
-export const PLAN_LIMITS: Readonly<Record<FixedPlan, Readonly<KeyLimits>>> = {
+const PLAN_LIMITS: Readonly<Record<FixedPlan, Readonly<KeyLimits>>> = {
   free: { perMinute: 60, perDay: 1_000 },
   pro: { perMinute: 300, perDay: 10_000 },
   business: { perMinute: 1_000, perDay: 100_000 },
 };
 
-export const ADMIN_LIMITS: Readonly<KeyLimits> = { perMinute: 100_000, perDay: 100_000_000 };
+const ADMIN_LIMITS: Readonly<KeyLimits> = { perMinute: 100_000, perDay: 100_000_000 };
 
 export const BAN_POLICY: Readonly<BanPolicy> = { threshold: 1, durationSeconds: 900 };
 

@@ -30,7 +30,5 @@ export type Decision =
  */
 export interface RateLimiter {
   consume(subject: string, limits: KeyLimits): Promise<Decision>;
-  /** Persists the counters now (the engine also does it at most once a second). */
-  flush(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import { Redis } from "ioredis";
-import { describeError, redactUrl } from "../store/engine-text.js";
+import { messageOf } from "../support/error-text.js";
+import { redactUrl } from "../support/http-url.js";
 import type { BanPolicy } from "./plans.js";
 import { RedisRateLimiter } from "./redis-rate-limiter.js";
 
@@ -50,7 +51,7 @@ export async function openRedisRateLimiter(url: string, options: OpenRedisOption
     redis.disconnect();
     // connect() itself only says "Connection is closed"; the error event said why.
     const reason = lastError ?? error;
-    throw new Error(`cannot connect to Redis ${name}: ${describeError(reason)}`, { cause: reason });
+    throw new Error(`cannot connect to Redis ${name}: ${messageOf(reason)}`, { cause: reason });
   }
   started = true;
   return new RedisRateLimiter(redis, { now: options.now, ban: options.ban, name });

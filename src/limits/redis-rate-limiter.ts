@@ -3,7 +3,8 @@
 import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { KeyLimits } from "../contract/values.js";
-import { StorageUnavailableError } from "../store/errors.js";
+import { messageOf } from "../support/error-text.js";
+import { StorageUnavailableError } from "../support/storage-unavailable.js";
 import { BAN_POLICY, type BanPolicy } from "./plans.js";
 import type { Decision, RateLimiter } from "./rate-limiter.js";
 import { CONSUME_SCRIPT } from "./redis-consume-script.js";
@@ -52,13 +53,10 @@ export class RedisRateLimiter implements RateLimiter {
     try {
       reply = (await this.#evaluate(key, args)) as ScriptReply;
     } catch (error) {
-      throw new StorageUnavailableError(this.#name, error instanceof Error ? error.message : String(error));
+      throw new StorageUnavailableError(this.#name, messageOf(error));
     }
     return toDecision(reply, limits, now);
   }
-
-  /** Nothing to do: every decision is already in Redis. */
-  async flush(): Promise<void> {}
 
   async close(): Promise<void> {
     if (this.#redis.status === "end") return;

@@ -1,13 +1,12 @@
 // Chooses the engines from the db and Redis settings: a lowdb file or PostgreSQL for pets and
 // keys; Redis, a persisted in-memory limiter (file mode) or a plain in-memory one for the limits.
+// Each engine module is imported only once chosen, so `serve --db file.json` never loads pg or
+// ioredis (test/store/lazy-engines.test.ts fails if one of these imports becomes static).
 import { resolve } from "node:path";
-import { filePersister } from "../limits/file-persister.js";
-import { MemoryRateLimiter, openMemoryRateLimiter } from "../limits/memory-rate-limiter.js";
 import type { BanPolicy } from "../limits/plans.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
-import { openRedisRateLimiter } from "../limits/redis-connection.js";
-import { openLowdbStore, openPostgresStore, type Store } from "../store/open-store.js";
-import { redactUrl } from "../store/engine-text.js";
+import type { Store } from "../store/store.js";
+import { redactUrl } from "../support/http-url.js";
 
 export interface BackendOptions {
   /** A file path, or a postgres:// (postgresql://) URL. */
@@ -34,9 +33,7 @@ export function isPostgresUrl(db: string): boolean {
 export async function openBackends(options: BackendOptions): Promise<Backends> {
   const postgres = isPostgresUrl(options.db);
   const dbPath = postgres ? options.db : resolve(options.db);
-  const store = postgres
-    ? await openPostgresStore(options.db, { warn: options.warn })
-    : await openLowdbStore(dbPath, { warn: options.warn });
+  const store = postgres ? await openPostgres(options.db, options.warn) : await openLowdb(dbPath, options.warn);
   try {
     const limiter = await openLimiter(options, postgres ? undefined : dbPath);
     const db = `db ${postgres ? redactUrl(options.db) : dbPath}`;
@@ -48,10 +45,27 @@ export async function openBackends(options: BackendOptions): Promise<Backends> {
   }
 }
 
+async function openPostgres(url: string, warn: (message: string) => void): Promise<Store> {
+  const { openPostgresStore } = await import("../store/postgres/open-postgres-store.js");
+  return openPostgresStore(url, { warn });
+}
+
+async function openLowdb(file: string, warn: (message: string) => void): Promise<Store> {
+  const { openLowdbStore } = await import("../store/lowdb/open-lowdb-store.js");
+  return openLowdbStore(file, { warn });
+}
+
 async function openLimiter(options: BackendOptions, dbPath: string | undefined): Promise<RateLimiter> {
   const { ban, now, warn } = options;
-  if (options.redis) return openRedisRateLimiter(options.redis, { ban, now, warn });
-  if (dbPath) return openMemoryRateLimiter({ persister: filePersister(`${dbPath}.limits.json`), ban, now, warn });
+  if (options.redis) {
+    const { openRedisRateLimiter } = await import("../limits/redis-connection.js");
+    return openRedisRateLimiter(options.redis, { ban, now, warn });
+  }
+  const { MemoryRateLimiter, openMemoryRateLimiter } = await import("../limits/memory-rate-limiter.js");
+  if (dbPath) {
+    const { filePersister } = await import("../limits/file-persister.js");
+    return openMemoryRateLimiter({ persister: filePersister(`${dbPath}.limits.json`), ban, now, warn });
+  }
   warn(
     "PostgreSQL without --redis: rate limits and bans are counted in this process only, so each instance " +
       "allows the full limit and the counters are lost at restart; pass --redis redis://... to share them",

@@ -20,13 +20,6 @@ export class StoreLockedError extends Error {
   }
 }
 
-/** A write could not be made durable (read-only file system, disk full, ...). Nothing was acknowledged. */
-export class StorageUnavailableError extends Error {
-  constructor(
-    readonly file: string,
-    readonly reason: string,
-  ) {
-    super(`cannot write the database ${file}: ${reason}`);
-    this.name = "StorageUnavailableError";
-  }
-}
+// Lives in support/ (the limiters throw it too); re-exported because the server's error handler
+// and some tests name it by this path.
+export { StorageUnavailableError } from "../support/storage-unavailable.js";

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { link, open, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { isErrnoCode, messageOf } from "../support/error-text.js";
 import { StoreLockedError } from "./errors.js";
 
 export interface LockOptions {
@@ -51,7 +52,7 @@ async function tryLink(from: string, to: string): Promise<boolean> {
     await link(from, to);
     return true;
   } catch (error) {
-    if (isCode(error, "EEXIST")) return false;
+    if (isErrnoCode(error, "EEXIST")) return false;
     throw error;
   }
 }
@@ -62,7 +63,7 @@ async function readHolder(path: string): Promise<Holder | undefined> {
   try {
     handle = await open(path, "r");
   } catch (error) {
-    if (isCode(error, "ENOENT")) return undefined;
+    if (isErrnoCode(error, "ENOENT")) return undefined;
     throw error;
   }
   try {
@@ -85,8 +86,8 @@ function isAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    if (isCode(error, "EPERM")) return true;
-    if (isCode(error, "ESRCH")) return false;
+    if (isErrnoCode(error, "EPERM")) return true;
+    if (isErrnoCode(error, "ESRCH")) return false;
     throw error;
   }
 }
@@ -100,7 +101,7 @@ async function removeIfSame(path: string, ino: number): Promise<boolean> {
   try {
     await rename(path, aside);
   } catch (error) {
-    if (isCode(error, "ENOENT")) return false;
+    if (isErrnoCode(error, "ENOENT")) return false;
     throw error;
   }
   const same = (await stat(aside)).ino === ino;
@@ -126,12 +127,8 @@ function ownLock(path: string, ino: number, warn: (message: string) => void): Fi
         if (holder?.ino === ino && holder.pid === process.pid) await unlink(path);
       } catch (error) {
         // A lock left behind names a dead pid: the next start takes it over.
-        warn(`cannot remove the lock ${path}: ${error instanceof Error ? error.message : String(error)}`);
+        warn(`cannot remove the lock ${path}: ${messageOf(error)}`);
       }
     },
   };
-}
-
-function isCode(error: unknown, code: string): boolean {
-  return error instanceof Error && (error as NodeJS.ErrnoException).code === code;
 }

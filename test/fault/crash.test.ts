@@ -2,6 +2,8 @@
 // it on the same db, five times over. Every 201 must survive with its id and fields, the files must
 // parse, and ids must go on without reuse. Compactions run during the load (at this size the journal is
 // folded into the db every 16 KiB, some 200 creates), so kills also land in and around them.
+// The kill moments come from a seed printed with the test (CRASH_SEED=<n> in its name and output);
+// `CRASH_SEED=<n> npx vitest run test/fault/crash.test.ts` replays the same moments.
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, expect, it } from "vitest";
 import { PET_STATUSES, type Pet } from "../../src/contract/values.js";
@@ -11,6 +13,28 @@ import { createPet, listAllPets, postPet, type Api } from "./store-api.js";
 
 const ROUNDS = 5;
 const CONNECTIONS = 50;
+const SEED = crashSeed(process.env.CRASH_SEED);
+console.log(`CRASH_SEED=${SEED}`);
+
+/** The seed asked for, or a fresh one: an unsigned 32-bit integer. */
+function crashSeed(asked: string | undefined): number {
+  if (asked === undefined || asked === "") return Math.floor(Math.random() * 2 ** 32);
+  const seed = Number(asked);
+  if (!/^\d+$/.test(asked) || seed >= 2 ** 32) throw new Error(`CRASH_SEED must be an integer from 0 to ${2 ** 32 - 1}, got "${asked}"`);
+  return seed;
+}
+
+/** mulberry32: a small, well-mixed PRNG; the same seed gives the same numbers in [0, 1). */
+function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
 
 const running: ServeProcess[] = [];
 afterEach(async () => {
@@ -50,7 +74,8 @@ async function createUntilKilled(api: Api, round: number, load: Load): Promise<v
   await Promise.all(Array.from({ length: CONNECTIONS }, (_, connection) => loop(connection)));
 }
 
-it(`keeps every acknowledged create through ${ROUNDS} kill -9s under load, and never reuses an id`, async () => {
+it(`keeps every acknowledged create through ${ROUNDS} kill -9s under load, and never reuses an id (CRASH_SEED=${SEED})`, async () => {
+  const random = seededRandom(SEED);
   const dbPath = await tempDbPath();
   const acknowledged = new Map<number, Pet>();
   let highestBefore = 0;
@@ -65,7 +90,7 @@ it(`keeps every acknowledged create through ${ROUNDS} kill -9s under load, and n
     const loading = createUntilKilled(api, round, load);
     // Sustained load first: every connection has had a create answered, on average.
     await expect.poll(() => load.acknowledged.length, { timeout: 15_000, interval: 5 }).toBeGreaterThanOrEqual(CONNECTIONS);
-    await sleep(Math.random() * 700);
+    await sleep(random() * 700);
     server.child.kill("SIGKILL");
     await loading;
     await server.stop();

@@ -66,6 +66,18 @@ describe("openLowdbStore: durability and group commit", () => {
     expect(await readdir(dirname(file))).toEqual(["db.json"]);
   });
 
+  it("removes the temporary files a killed write of the db left, and only those", async () => {
+    const file = await tempDbPath();
+    const dir = dirname(file);
+    await (await openCounted(file)).store.close();
+    const leftovers = ["db.json.4242.7.tmp", "db.json.tmp"];
+    const others = ["db.json.limits.json.4242.3.tmp", "db.json.backup", "other.json.1.1.tmp"];
+    for (const name of [...leftovers, ...others]) await writeFile(join(dir, name), "{}");
+    const { store } = await openCounted(file);
+    expect((await readdir(dir)).sort()).toEqual(["db.json", "db.json.journal", "db.json.lock", ...others].sort());
+    await store.close();
+  });
+
   it("waits in close() for the batches in flight", async () => {
     const file = await tempDbPath();
     const { store } = await openCounted(file);

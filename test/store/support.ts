@@ -5,13 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Pet, PetStatus } from "../../src/contract/values.js";
 import type { KeyRecord } from "../../src/store/key-store.js";
-import {
-  openLowdbStore,
-  openMemoryStore,
-  type LowdbStoreOptions,
-  type Store,
-  type WriteEvent,
-} from "../../src/store/open-store.js";
+import type { WriteEvent } from "../../src/store/lowdb/durable-json-file.js";
+import { openLowdbStore, type LowdbStoreOptions } from "../../src/store/lowdb/open-lowdb-store.js";
+import { openMemoryStore } from "../../src/store/memory/open-memory-store.js";
+import type { Store } from "../../src/store/store.js";
 import { openPostgresStore } from "../../src/store/postgres/open-postgres-store.js";
 import { freshDatabase, testBackend } from "../helpers/test-backend.js";
 

@@ -1,8 +1,8 @@
-import { open, readFile, rename, unlink } from "node:fs/promises";
-import { dirname } from "node:path";
+import { stat } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 import type { Adapter } from "lowdb";
-import { isCode, syncDirectory } from "./internal/files.js";
+import { JsonFileError, readJsonFile, writeFileAtomic } from "../../support/json-file.js";
+import { StoreCorruptError } from "../errors.js";
 
 export interface WriteEvent {
   /** A whole-file rewrite of the db (snapshot) or one appended journal line. */
@@ -13,73 +13,53 @@ export interface WriteEvent {
 }
 
 export interface DurableJsonFileOptions<T> {
-  /** Turns the parsed JSON into T; throws when the shape is wrong. */
+  /** Turns the parsed JSON into T; throws, with the reason, when the shape is wrong. */
   validate: (json: unknown) => T;
   /** Called after each durable write: one call is one file write. */
   onWrite?: (event: WriteEvent) => void;
 }
 
 /**
- * A lowdb adapter that survives crashes and power loss: each write goes to a temporary
- * file that is fsynced, renamed over the db file, and then the directory is fsynced.
- * (lowdb's JSONFile does not fsync.) Files are created with mode 0600.
+ * The lowdb adapter under the db file. lowdb's own JSONFile neither fsyncs nor sets a mode, so
+ * this one survives crashes and power loss: each write goes to a fresh temporary file (mode
+ * 0600) that is fsynced, renamed over the db file, and then the directory is fsynced.
  */
 export class DurableJsonFile<T> implements Adapter<T> {
   readonly file: string;
-  readonly #temp: string;
   readonly #options: DurableJsonFileOptions<T>;
+  #size = 0;
 
   constructor(file: string, options: DurableJsonFileOptions<T>) {
     this.file = file;
-    // One fixed name: only the lock holder writes, one write at a time, and a
-    // leftover of a crash is simply replaced.
-    this.#temp = `${file}.tmp`;
     this.#options = options;
   }
 
-  /** The data, or null when the file does not exist. */
+  /** Bytes of the file as last read or written: what the compaction threshold is measured against. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** The data, or null when the file does not exist; StoreCorruptError when it cannot be read, parsed or validated. */
   async read(): Promise<T | null> {
-    let text: string;
+    let data: T | undefined;
     try {
-      text = await readFile(this.file, "utf8");
+      data = await readJsonFile(this.file, this.#options.validate);
     } catch (error) {
-      if (isCode(error, "ENOENT")) return null;
+      if (error instanceof JsonFileError) throw new StoreCorruptError(this.file, error.reason);
       throw error;
     }
-    return this.#options.validate(JSON.parse(text));
+    if (data === undefined) return null;
+    // Only the lock holder writes this file, so the size read now is the size of what was parsed.
+    this.#size = (await stat(this.file)).size;
+    return data;
   }
 
+  /** One serialisation, one durable file write. */
   async write(data: T): Promise<void> {
-    await this.save(data);
-  }
-
-  /** `write`, resolving with the size of the file written. */
-  async save(data: T): Promise<number> {
     const started = performance.now();
-    const bytes = Buffer.from(JSON.stringify(data));
-    try {
-      await writeSynced(this.#temp, bytes);
-      await rename(this.#temp, this.file);
-    } catch (error) {
-      await unlink(this.#temp).catch(() => {});
-      throw error;
-    }
-    await syncDirectory(dirname(this.file));
-    this.#options.onWrite?.({ file: "snapshot", bytes: bytes.length, ms: performance.now() - started });
-    return bytes.length;
-  }
-}
-
-async function writeSynced(file: string, bytes: Buffer): Promise<void> {
-  await unlink(file).catch((error: unknown) => {
-    if (!isCode(error, "ENOENT")) throw error;
-  });
-  // "wx" so the mode applies: opening an existing file would keep its mode.
-  const handle = await open(file, "wx", 0o600);
-  try {
-    await handle.writeFile(bytes);
-    await handle.sync();
-  } finally {
-    await handle.close();
+    const text = JSON.stringify(data);
+    await writeFileAtomic(this.file, text, { durable: true, mode: 0o600 });
+    this.#size = Buffer.byteLength(text);
+    this.#options.onWrite?.({ file: "snapshot", bytes: this.#size, ms: performance.now() - started });
   }
 }

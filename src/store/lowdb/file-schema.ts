@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { PetSchema } from "../../contract/schemas.js";
-import { firstIssue, KeyRecordSchema } from "../memory/records.js";
-import type { StoreData } from "../memory/store-state.js";
+import { firstIssue, KeyRecordSchema } from "../indexed/records.js";
+import type { StoreData } from "../indexed/store-state.js";
 
 const StoreFileSchema = z.object({
   version: z.literal(1),

@@ -1,6 +1,8 @@
 import { open, readFile, unlink, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
-import { isCode, syncDirectory, writeAll } from "./internal/files.js";
+import { isErrnoCode } from "../../support/error-text.js";
+import { syncDirectory } from "../../support/json-file.js";
+import { writeAll } from "./internal/files.js";
 
 /**
  * An append-only file of lines, each made durable (fdatasync) before `append` resolves.
@@ -25,7 +27,7 @@ export class JournalFile {
     try {
       return await readFile(path);
     } catch (error) {
-      if (isCode(error, "ENOENT")) return undefined;
+      if (isErrnoCode(error, "ENOENT")) return undefined;
       throw error;
     }
   }
@@ -96,7 +98,7 @@ async function openOrCreate(path: string): Promise<FileHandle> {
     // Not "a": with O_APPEND, Linux ignores the position of a write.
     return await open(path, "r+");
   } catch (error) {
-    if (!isCode(error, "ENOENT")) throw error;
+    if (!isErrnoCode(error, "ENOENT")) throw error;
   }
   const handle = await open(path, "wx", 0o600);
   try {

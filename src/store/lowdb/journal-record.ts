@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { PetSchema } from "../../contract/schemas.js";
-import type { Commit } from "../memory/group-commit.js";
-import { firstIssue, KeyRecordSchema } from "../memory/records.js";
+import type { Commit } from "../indexed/group-commit.js";
+import { firstIssue, KeyRecordSchema } from "../indexed/records.js";
 
 // [key id, ISO instant]
 const KeyInstantsSchema = z.array(z.tuple([z.string().min(1), z.iso.datetime()]));

@@ -1,9 +1,10 @@
 import { performance } from "node:perf_hooks";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import type { Persist } from "../memory/group-commit.js";
-import { emptyBatch, type StoreData, type StoreState } from "../memory/store-state.js";
+import type { Low } from "lowdb";
+import { messageOf } from "../../support/error-text.js";
+import type { Persist } from "../indexed/group-commit.js";
+import { emptyBatch, type StoreData, type StoreState } from "../indexed/store-state.js";
 import type { DurableJsonFile, WriteEvent } from "./durable-json-file.js";
-import { messageOf } from "./internal/files.js";
 import { encodeRecord } from "./journal-record.js";
 import type { JournalFile } from "./journal-file.js";
 
@@ -18,9 +19,10 @@ export interface CompactionPolicy {
 export const DEFAULT_COMPACTION: CompactionPolicy = { ratio: 0.5, minBytes: 16 * 1024 };
 
 export interface JournaledDbParts {
-  snapshot: DurableJsonFile<StoreData>;
-  /** Size of the snapshot file as opened. */
-  snapshotBytes: number;
+  /** The lowdb document over `file`: compaction and close set its data and write it. */
+  document: Low<StoreData>;
+  /** The document's adapter, for its name and the size of its last read or write. */
+  file: DurableJsonFile<StoreData>;
   journal: JournalFile;
   state: StoreState;
   policy: CompactionPolicy;
@@ -29,14 +31,17 @@ export interface JournaledDbParts {
 }
 
 /**
- * The lowdb engine at run time: each group commit is one journal line (one write, one
- * fdatasync), whatever the size of the db. Once the journal has grown past the policy's
- * threshold, it is folded into the snapshot (temp file, fsync, rename) and emptied; a crash
- * between the two only leaves lines that replay as no-ops.
+ * The lowdb engine at run time. Two files, two jobs:
+ * - lowdb holds the whole db as one JSON document (`petstore.json`): it is read once at start
+ *   (`db.read()`), and written whole (`db.data = ...; db.write()`) only at compaction and at
+ *   close, through DurableJsonFile (temp file, fsync, rename, directory fsync).
+ * - the journal (`petstore.json.journal`, ours) makes each group commit durable as one appended
+ *   line (one write, one fdatasync), so a create costs the same whatever the size of the db.
+ * Once the journal has grown past the policy's threshold, it is folded into the document and
+ * emptied; a crash between the two only leaves lines that replay as no-ops.
  */
 export class JournaledDb {
   readonly #parts: JournaledDbParts;
-  #snapshotBytes: number;
   #compactAt: number;
   #compactionFailing = false;
   // The journal must not be appended to while it is being compacted (it is emptied at the end).
@@ -44,7 +49,6 @@ export class JournaledDb {
 
   constructor(parts: JournaledDbParts) {
     this.#parts = parts;
-    this.#snapshotBytes = parts.snapshotBytes;
     this.#compactAt = this.#threshold();
   }
 
@@ -61,13 +65,13 @@ export class JournaledDb {
   /** At close, once the last batch is settled: folds the journal in and removes it. Warns, never throws. */
   readonly finish = async (): Promise<void> => {
     await this.#compaction;
-    const { journal, snapshot, state } = this.#parts;
+    const { journal, file, state } = this.#parts;
     try {
-      if (journal.length > 0 || state.keys.dirty) await snapshot.save(state.snapshot(emptyBatch()));
+      if (journal.length > 0 || state.keys.dirty) await this.#writeDocument(state.snapshot(emptyBatch()));
       await journal.remove();
     } catch (error) {
       this.#parts.warn(
-        `cannot fold ${journal.path} into ${snapshot.file} at close (${messageOf(error)}); ` +
+        `cannot fold ${journal.path} into ${file.file} at close (${messageOf(error)}); ` +
           "the next start replays it; key last-use times not yet written are lost",
       );
       await journal.close().catch(() => {});
@@ -77,25 +81,31 @@ export class JournaledDb {
   async #compact(data: StoreData): Promise<void> {
     // Lets the batch that crossed the threshold be answered before the rewrite blocks the loop.
     await nextTurn();
-    const { journal, snapshot } = this.#parts;
+    const { journal, file } = this.#parts;
     try {
-      this.#snapshotBytes = await snapshot.save(data);
+      await this.#writeDocument(data);
       await journal.clear();
       this.#compactAt = this.#threshold();
-      if (this.#compactionFailing) this.#parts.warn(`compacted ${journal.path} into ${snapshot.file} again`);
+      if (this.#compactionFailing) this.#parts.warn(`compacted ${journal.path} into ${file.file} again`);
       this.#compactionFailing = false;
     } catch (error) {
       // Every line is still in the journal: nothing is lost. Retry once it has grown as much again.
       this.#compactAt = journal.length + this.#threshold();
       if (!this.#compactionFailing) {
-        this.#parts.warn(`cannot compact ${journal.path} into ${snapshot.file} (${messageOf(error)}); will retry later`);
+        this.#parts.warn(`cannot compact ${journal.path} into ${file.file} (${messageOf(error)}); will retry later`);
       }
       this.#compactionFailing = true;
     }
   }
 
+  /** lowdb's way to replace the document: set its data, then write it (one serialisation, one file write). */
+  async #writeDocument(data: StoreData): Promise<void> {
+    this.#parts.document.data = data;
+    await this.#parts.document.write();
+  }
+
   #threshold(): number {
     const { ratio, minBytes } = this.#parts.policy;
-    return Math.max(minBytes, Math.ceil(this.#snapshotBytes * ratio));
+    return Math.max(minBytes, Math.ceil(this.#parts.file.size * ratio));
   }
 }

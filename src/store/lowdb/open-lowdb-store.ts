@@ -1,12 +1,14 @@
-import { stat } from "node:fs/promises";
-import { StorageUnavailableError, StoreCorruptError, StoreLockedError } from "../errors.js";
+import { Low } from "lowdb";
+import { messageOf } from "../../support/error-text.js";
+import { StorageUnavailableError } from "../../support/storage-unavailable.js";
+import { StoreCorruptError, StoreLockedError } from "../errors.js";
 import { acquireLock } from "../lock.js";
-import { createIndexedStore } from "../memory/indexed-store.js";
-import { emptyStoreData, StoreState } from "../memory/store-state.js";
-import type { Store } from "../open-store.js";
+import { createIndexedStore } from "../indexed/indexed-store.js";
+import { emptyStoreData, StoreState } from "../indexed/store-state.js";
+import type { Store } from "../store.js";
 import { DurableJsonFile, type WriteEvent } from "./durable-json-file.js";
 import { parseStoreFile } from "./file-schema.js";
-import { messageOf } from "./internal/files.js";
+import { removeLeftoverTemps } from "./internal/files.js";
 import { JournalFile } from "./journal-file.js";
 import { parseJournal, type ParsedJournal } from "./journal-record.js";
 import { DEFAULT_COMPACTION, JournaledDb, type CompactionPolicy } from "./journaled-db.js";
@@ -34,6 +36,10 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions): 
   });
   try {
     const { db, state } = await openJournaledDb(file, options);
+    // After the open, so that a db that cannot be opened leaves every file as it found it.
+    await removeLeftoverTemps(file).catch((error: unknown) => {
+      options.warn(`cannot remove leftover temporary files of ${file}: ${messageOf(error)}`);
+    });
     return createIndexedStore({ name: file, state, persist: db.persist, finish: db.finish, release: lock.release });
   } catch (error) {
     await lock.release();
@@ -41,25 +47,28 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions): 
   }
 }
 
-/** Reads the snapshot, replays the journal over it, and opens the journal for appending. */
+/** Reads the lowdb document, replays the journal over it, and opens the journal for appending. */
 async function openJournaledDb(file: string, options: LowdbStoreOptions): Promise<{ db: JournaledDb; state: StoreState }> {
-  const snapshot = new DurableJsonFile(file, { validate: parseStoreFile, onWrite: options.onWrite });
+  const adapter = new DurableJsonFile(file, { validate: parseStoreFile, onWrite: options.onWrite });
+  const defaults = emptyStoreData();
+  const document = new Low(adapter, defaults);
   const journalPath = `${file}.journal`;
-  const stored = await readOrThrow(file, () => snapshot.read());
+  await readOrThrow(file, () => document.read());
+  // lowdb's read() keeps the defaults when the adapter finds no file.
+  const stored = document.data !== defaults;
   const journalBytes = await readOrThrow(journalPath, () => JournalFile.read(journalPath));
   if (!stored && journalBytes?.length) {
     throw new StoreCorruptError(journalPath, `it is there but the database ${file} is not`);
   }
   const parsed = journalBytes ? await readOrThrow(journalPath, async () => parseJournal(journalBytes)) : undefined;
-  const data = await readOrThrow(journalPath, async () => replayJournal(stored ?? emptyStoreData(), parsed?.records ?? []));
-
-  const snapshotBytes = stored ? (await stat(file)).size : await writeOrThrow(file, () => snapshot.save(data));
+  const data = await readOrThrow(journalPath, async () => replayJournal(document.data, parsed?.records ?? []));
+  if (!stored) await writeOrThrow(file, () => document.write());
   const journal = await writeOrThrow(journalPath, () => JournalFile.open(journalPath, parsed?.validLength ?? 0));
   warnTorn(journalPath, parsed, options.warn);
   const state = new StoreState(data);
   const db = new JournaledDb({
-    snapshot,
-    snapshotBytes,
+    document,
+    file: adapter,
     journal,
     state,
     policy: options.compaction ?? DEFAULT_COMPACTION,
@@ -78,6 +87,7 @@ async function readOrThrow<T>(path: string, read: () => Promise<T>): Promise<T> 
   try {
     return await read();
   } catch (error) {
+    if (error instanceof StoreCorruptError) throw error;
     throw new StoreCorruptError(path, messageOf(error));
   }
 }

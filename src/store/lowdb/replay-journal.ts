@@ -1,7 +1,7 @@
 import type { Pet } from "../../contract/values.js";
 import type { KeyRecord } from "../key-store.js";
-import { firstAfter } from "../memory/pet-index.js";
-import type { StoreData } from "../memory/store-state.js";
+import { firstAfter } from "../indexed/pet-index.js";
+import type { StoreData } from "../indexed/store-state.js";
 import type { JournalRecord } from "./journal-record.js";
 
 /**

@@ -1,6 +1,6 @@
-import type { Store } from "../open-store.js";
-import { createIndexedStore } from "./indexed-store.js";
-import { StoreState } from "./store-state.js";
+import type { Store } from "../store.js";
+import { createIndexedStore } from "../indexed/indexed-store.js";
+import { StoreState } from "../indexed/store-state.js";
 
 /**
  * A store that keeps everything in memory, with the same semantics as the lowdb one

@@ -1,9 +1,10 @@
 import { Pool } from "pg";
-import type { Store } from "../open-store.js";
+import { messageOf } from "../../support/error-text.js";
+import { redactUrl } from "../../support/http-url.js";
+import type { Store } from "../store.js";
 import { migrate } from "./migrations.js";
 import { PostgresKeyStore } from "./postgres-key-store.js";
 import { PostgresPetStore } from "./postgres-pet-store.js";
-import { describeError, redactUrl } from "../engine-text.js";
 import { TouchBuffer } from "./touch-buffer.js";
 
 export interface PostgresStoreOptions {
@@ -40,7 +41,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     await migrate(pool);
   } catch (error) {
     await pool.end().catch(() => undefined);
-    throw new Error(`cannot open the PostgreSQL database ${database}: ${describeError(error)}`, { cause: error });
+    throw new Error(`cannot open the PostgreSQL database ${database}: ${messageOf(error)}`, { cause: error });
   }
   const touches = new TouchBuffer(pool, database, options.warn);
   let closing: Promise<void> | undefined;
@@ -55,7 +56,7 @@ async function closePool(pool: Pool, touches: TouchBuffer, warn: (message: strin
   try {
     await touches.flush();
   } catch (error) {
-    warn(`cannot save when keys were last used at close: ${(error as Error).message}`);
+    warn(`cannot save when keys were last used at close: ${messageOf(error)}`);
   }
   await pool.end();
 }

@@ -1,6 +1,6 @@
 import { DatabaseError, type Pool } from "pg";
 import type { KeyRecord, KeyStore } from "../key-store.js";
-import { freezeKeyRecord, newKeyRecord } from "../memory/records.js";
+import { freezeKeyRecord, newKeyRecord } from "../indexed/records.js";
 import { KEY_COLUMNS, keyValues, toKeyRecord, type KeyRow } from "./rows.js";
 import { storageCall } from "./storage-errors.js";
 import type { TouchBuffer } from "./touch-buffer.js";

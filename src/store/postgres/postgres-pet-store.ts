@@ -1,7 +1,7 @@
 import type { Pool } from "pg";
 import { NewPetSchema } from "../../contract/schemas.js";
 import type { NewPet, Pet } from "../../contract/values.js";
-import { firstIssue } from "../memory/records.js";
+import { firstIssue } from "../indexed/records.js";
 import type { ListPetsQuery, PetPage, PetStore } from "../pet-store.js";
 import { PET_COLUMNS, toPet, type PetRow } from "./rows.js";
 import { storageCall } from "./storage-errors.js";

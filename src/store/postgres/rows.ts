@@ -1,7 +1,7 @@
 // Rows as pg returns them (bigint as a string, timestamptz as a Date) and the records we hand out.
 import type { Pet, PetStatus, Plan } from "../../contract/values.js";
 import type { KeyRecord } from "../key-store.js";
-import { freezeKeyRecord } from "../memory/records.js";
+import { freezeKeyRecord } from "../indexed/records.js";
 
 export interface PetRow {
   id: string;

@@ -1,6 +1,6 @@
 import { DatabaseError } from "pg";
-import { describeError } from "../engine-text.js";
-import { StorageUnavailableError } from "../errors.js";
+import { messageOf } from "../../support/error-text.js";
+import { StorageUnavailableError } from "../../support/storage-unavailable.js";
 
 // SQLSTATE classes that mean "the database cannot serve us right now", not "this request is wrong":
 // 08 connection exception, 53 insufficient resources, 57 operator intervention (shutdown,
@@ -11,7 +11,7 @@ const UNAVAILABLE_CLASSES = new Set(["08", "53", "57", "58"]);
  * The error a store method throws: StorageUnavailableError when PostgreSQL is unreachable,
  * shutting down or too slow (the routes answer 503), the error itself otherwise.
  */
-export function toStoreError(error: unknown, database: string): unknown {
+function toStoreError(error: unknown, database: string): unknown {
   if (error instanceof DatabaseError) {
     const code = error.code ?? "";
     return UNAVAILABLE_CLASSES.has(code.slice(0, 2)) || code === "55000"
@@ -19,10 +19,9 @@ export function toStoreError(error: unknown, database: string): unknown {
       : error;
   }
   // Everything else from pg is about the connection: refused, reset, timed out, pool ended.
-  if (error instanceof Error) return new StorageUnavailableError(database, describeError(error));
+  if (error instanceof Error) return new StorageUnavailableError(database, messageOf(error));
   return error;
 }
-
 
 /** Runs one database call, translating its failure with toStoreError. */
 export async function storageCall<T>(database: string, call: () => Promise<T>): Promise<T> {

@@ -1,4 +1,5 @@
 import type { Pool } from "pg";
+import { PeriodicSaver } from "../../support/periodic-saver.js";
 import { storageCall } from "./storage-errors.js";
 
 const FLUSH_INTERVAL_MS = 1_000;
@@ -10,23 +11,25 @@ const FLUSH_INTERVAL_MS = 1_000;
 export class TouchBuffer {
   readonly #pool: Pool;
   readonly #database: string;
-  readonly #warn: (message: string) => void;
   readonly #pending = new Map<string, number>();
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #flushing: Promise<void> = Promise.resolve();
-  #failing = false;
+  readonly #saver: PeriodicSaver;
 
   constructor(pool: Pool, database: string, warn: (message: string) => void) {
     this.#pool = pool;
     this.#database = database;
-    this.#warn = warn;
+    this.#saver = new PeriodicSaver({
+      save: () => this.#write(),
+      intervalMs: FLUSH_INTERVAL_MS,
+      warn,
+      what: "cannot save when keys were last used",
+    });
   }
 
   /** Records a use (ms since the epoch); an older one than already recorded is ignored. */
   record(id: string, at: number): void {
     if ((this.#pending.get(id) ?? 0) >= at) return;
     this.#pending.set(id, at);
-    this.#timer ??= setTimeout(this.#onTimer, FLUSH_INTERVAL_MS).unref();
+    this.#saver.schedule();
   }
 
   /** The use recorded but maybe not yet written, in ms. */
@@ -36,24 +39,8 @@ export class TouchBuffer {
 
   /** Writes what is pending, after any write already under way. */
   flush(): Promise<void> {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    const run = this.#flushing.then(() => this.#write());
-    this.#flushing = run.catch(() => undefined);
-    return run;
+    return this.#saver.flush();
   }
-
-  readonly #onTimer = (): void => {
-    this.#timer = undefined;
-    this.flush().then(
-      () => (this.#failing = false),
-      (error: unknown) => {
-        // Warn once per outage; the uses stay pending and the next touch schedules a retry.
-        if (!this.#failing) this.#warn(`cannot save when keys were last used: ${(error as Error).message}`);
-        this.#failing = true;
-      },
-    );
-  };
 
   async #write(): Promise<void> {
     if (this.#pending.size === 0) return;

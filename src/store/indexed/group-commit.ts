@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { StorageUnavailableError } from "../errors.js";
+import { messageOf } from "../../support/error-text.js";
+import { StorageUnavailableError } from "../../support/storage-unavailable.js";
 import { emptyBatch, type Batch, type StoreData, type StoreState } from "./store-state.js";
 
 /** One batch to make durable, with what either a journal line or a whole-file rewrite needs. */
@@ -92,6 +93,6 @@ export class GroupCommit {
 
   #unavailable(error: unknown): StorageUnavailableError {
     if (error instanceof StorageUnavailableError) return error;
-    return new StorageUnavailableError(this.#name, error instanceof Error ? error.message : String(error));
+    return new StorageUnavailableError(this.#name, messageOf(error));
   }
 }

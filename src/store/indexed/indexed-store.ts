@@ -1,4 +1,4 @@
-import type { Store } from "../open-store.js";
+import type { Store } from "../store.js";
 import { GroupCommit, type Persist } from "./group-commit.js";
 import { IndexedKeyStore } from "./indexed-key-store.js";
 import { IndexedPetStore } from "./indexed-pet-store.js";

@@ -1,0 +1,13 @@
+import type { KeyStore } from "./key-store.js";
+import type { PetStore } from "./pet-store.js";
+
+/**
+ * An open storage engine: the pet and key stores over one db, and how to close it. In a file of
+ * its own so that each engine can implement it without importing the others.
+ */
+export interface Store {
+  pets: PetStore;
+  keys: KeyStore;
+  /** Waits for pending writes, saves in-memory touches, releases the lock. Idempotent. */
+  close(): Promise<void>;
+}
