@@ -58,7 +58,7 @@ describe("deadlines (listenStrict with short ones: headers 0.6 s, request 1.5 s,
       logger: createLogger({ write: (chunk: string) => (log += chunk) }, { quiet: true, now }),
       now,
     });
-    listener = await listenStrict(app, 0, "127.0.0.1", SHORT);
+    listener = await listenStrict(app, { port: 0, host: "127.0.0.1", limits: SHORT });
   });
 
   afterAll(async () => {

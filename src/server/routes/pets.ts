@@ -7,9 +7,10 @@ import {
   isPetStatus,
   LIST_LIMIT_DEFAULT,
   LIST_LIMIT_MAX,
-  type Pet,
+  PET_STATUSES,
   type PetStatus,
-} from "../../contract/values.js";
+} from "../../contract/constants.js";
+import type { Pet } from "../../contract/schemas.js";
 import type { PetStore } from "../../store/pet-store.js";
 import { invalidBody, invalidParameter, notFound } from "../errors.js";
 import { decodeCursor, encodeCursor } from "../internal/cursor.js";
@@ -67,7 +68,7 @@ function parseLimit(raw: string | undefined): number {
 function parseStatus(raw: string | undefined): PetStatus | undefined {
   if (raw === undefined) return undefined;
   if (!isPetStatus(raw)) {
-    throw invalidParameter("status", `must be one of available, pending, sold, got "${safeEcho(raw)}"`);
+    throw invalidParameter("status", `must be one of ${PET_STATUSES.join(", ")}, got "${safeEcho(raw)}"`);
   }
   return raw;
 }
