@@ -60,7 +60,6 @@ export async function listenStrict(app: H3, options: ListenOptions): Promise<Htt
   const server = listener.server as Server;
   applyLimits(server, limits);
   answerTransportErrors(server, limits);
-  guardShutdownTracker(server, handler);
   const scheme = https ? "https" : "http";
   return {
     origin: originOf(scheme, host, listener.address.port),
@@ -98,19 +97,6 @@ function fail(res: ServerResponse, error: unknown): void {
   }
   res.writeHead(500, { "content-type": "application/json", connection: "close" });
   res.end(errorJson("internal_error", INTERNAL_ERROR_MESSAGE));
-}
-
-/**
- * listhen's http-shutdown reads `req.socket` when a response finishes; Node has set it to null
- * by then if the connection broke mid-request, and the TypeError would end the process. Hand
- * it the socket as it was when the request arrived.
- */
-function guardShutdownTracker(server: Server, ours: RequestListener): void {
-  for (const tracker of server.listeners("request") as RequestListener[]) {
-    if (tracker === ours) continue;
-    server.removeListener("request", tracker);
-    server.on("request", (req: IncomingMessage, res: ServerResponse) => tracker({ socket: req.socket } as IncomingMessage, res));
-  }
 }
 
 async function closeGracefully(listener: Listener, graceMs: number): Promise<void> {

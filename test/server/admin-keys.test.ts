@@ -18,7 +18,7 @@ async function notice(baseUrl: string): Promise<string> {
 describe("the bootstrap admin key notice", () => {
   it("at the client's default address: the key and how to use it, no base URL", async () => {
     const text = await notice(LOCAL_BASE_URL);
-    expect(text).toMatch(/^Created an admin API key; it is shown only this once:\n  ps_[0-9A-Za-z]{40}\nUse it with: export PETSTORE_API_KEY=ps_/);
+    expect(text).toMatch(/^Created an admin API key; it is shown only this once:\n {2}ps_[0-9A-Za-z]{40}\nUse it with: export PETSTORE_API_KEY=ps_/);
     expect(text).not.toContain("PETSTORE_BASE_URL");
     expect(text).not.toContain("again:");
   });
