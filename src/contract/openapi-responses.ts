@@ -79,7 +79,7 @@ function deprecationHeaders(deprecations: Deprecation[]): Record<MarkHeaderName,
   } as Record<MarkHeaderName, HeaderObject>;
 }
 
-export const RATE_LIMIT_HEADERS: Array<keyof typeof HEADER_COMPONENTS> = [
+const RATE_LIMIT_HEADERS: Array<keyof typeof HEADER_COMPONENTS> = [
   "X-RateLimit-Limit",
   "X-RateLimit-Remaining",
   "X-RateLimit-Reset",
@@ -100,7 +100,7 @@ interface ErrorResponseSpec {
 }
 
 /** components.responses: every error an operation can answer, named once. */
-export const ERROR_RESPONSES = {
+const ERROR_RESPONSES = {
   InvalidParameter: { status: 400, codes: ["invalid_parameter"], description: "A query or path parameter is unknown, repeated or invalid; the message names it." },
   InvalidBody: { status: 400, codes: ["invalid_json", "invalid_body"], description: "The body is not valid JSON, or breaks the schema; the message names the field and the rule." },
   Unauthorized: { status: 401, description: "The API key is missing, malformed, unknown or revoked.", headers: ["WWW-Authenticate"] },

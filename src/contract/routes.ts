@@ -255,6 +255,12 @@ export function groupByPath(routes: readonly RouteEntry[] = ROUTES): PathRoutes[
   });
 }
 
+/** The query parameters an operation accepts, e.g. ["limit", "status", "cursor"]: any other is a 400. */
+export function queryParameters(operationId: OperationId): string[] {
+  const route: RouteEntry | undefined = ROUTES.find((entry) => entry.operationId === operationId);
+  return (route?.request?.parameters ?? []).filter((parameter) => parameter.in === "query").map((parameter) => parameter.name);
+}
+
 /** The Allow header for a path's methods: HEAD is served wherever GET is. */
 export function allowedMethods(methods: readonly string[]): string[] {
   const allowed = methods.map((method) => method.toUpperCase());

@@ -5,6 +5,7 @@ import type { H3 } from "h3";
 import { listen, type Listener } from "listhen";
 import { NodeRequest, sendNodeResponse } from "srvx/node";
 import { errorJson } from "../contract/errors.js";
+import { messageOf } from "../support/error-text.js";
 import { INTERNAL_ERROR_MESSAGE } from "./error-response.js";
 import { applyLimits, DEFAULT_LIMITS, type HttpLimits } from "./internal/deadlines.js";
 import { listhenHttps, type ServeTls } from "./internal/tls.js";
@@ -48,7 +49,7 @@ export async function listenStrict(app: H3, options: ListenOptions): Promise<Htt
     showURL: false,
     // listhen's autoClose calls process.exit on SIGTERM: serve stops gracefully itself.
     autoClose: false,
-  }).catch((error: Error) => {
+  }).catch((error: unknown) => {
     throw new Error(`cannot listen on ${host}:${port}: ${describeListenError(error)}`);
   });
   if (port !== 0 && listener.address.port !== port) {
@@ -119,12 +120,12 @@ async function networkOrigins(listener: Listener, scheme: string, host: string):
   return urls.filter((url) => url.type === "network").map((url) => originOf(scheme, new URL(url.url).hostname, listener.address.port));
 }
 
-function describeListenError(error: Error): string {
+function describeListenError(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === "EADDRINUSE" || /available port/i.test(error.message)) return "the port is in use";
+  if (code === "EADDRINUSE" || /available port/i.test(messageOf(error))) return "the port is in use";
   if (code === "EACCES") return "permission denied (ports below 1024 need privileges)";
   if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") return "no such address on this machine";
-  return error.message;
+  return messageOf(error);
 }
 
 const isAnyHost = (host: string) => host === "0.0.0.0" || host === "::";

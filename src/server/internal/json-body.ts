@@ -1,5 +1,6 @@
 import type { H3Event } from "h3";
 import { kibibytes, MAX_BODY_BYTES } from "../../contract/limits.js";
+import { messageOf } from "../../support/error-text.js";
 import { ApiHttpError } from "../errors.js";
 import { safeEcho } from "./query.js";
 
@@ -24,7 +25,7 @@ export async function readJsonBody(event: H3Event): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw invalidJson(`the request body is not valid JSON: ${withoutExcerpt((error as Error).message)}`);
+    throw invalidJson(`the request body is not valid JSON: ${withoutExcerpt(messageOf(error))}`);
   }
 }
 

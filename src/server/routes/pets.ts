@@ -10,6 +10,7 @@ import {
   PET_STATUSES,
   type PetStatus,
 } from "../../contract/constants.js";
+import { queryParameters } from "../../contract/routes.js";
 import type { Pet } from "../../contract/schemas.js";
 import type { PetStore } from "../../store/pet-store.js";
 import { invalidBody, invalidParameter, notFound } from "../errors.js";
@@ -17,7 +18,7 @@ import { decodeCursor, encodeCursor } from "../internal/cursor.js";
 import { readJsonBody } from "../internal/json-body.js";
 import { parsePositiveInteger, readQuery, safeEcho } from "../internal/query.js";
 
-const LIST_PARAMETERS = ["limit", "status", "cursor"] as const;
+const LIST_PARAMETERS = queryParameters("listPets") as Array<"limit" | "status" | "cursor">;
 
 /** listPets: GET /v1/pets, a page ordered by id; `Link: rel="next"` when more follow. */
 export async function listPets(event: H3Event, pets: PetStore): Promise<Pet[]> {
