@@ -93,6 +93,12 @@ describe("HTTPS", () => {
   });
 });
 
+describe("the port", () => {
+  it("a port listhen's finder will not take (6000, blocked by browsers) is an error, never another port", async () => {
+    await expect(startTestServer({ port: 6000 })).rejects.toThrow(/^cannot listen on 127\.0\.0\.1:6000: /);
+  });
+});
+
 describe("addresses", () => {
   it("on 0.0.0.0: the first line as always, then one line per network address of the machine", async () => {
     const server = await start({ host: "0.0.0.0" });
