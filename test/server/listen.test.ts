@@ -130,7 +130,8 @@ describe("the limits quoted are the limits applied", () => {
   it(`headers up to ${kibibytes(MAX_HEADER_BYTES)} pass; over it, 431 quoting exactly that`, async () => {
     const server = await start({});
     const head = (padding: number) => requestHead("GET /v1/pets HTTP/1.1", [`Authorization: Bearer ${server.adminKey}`, `X-Padding: ${"p".repeat(padding)}`]);
-    expect((await sendRaw(server.origin, head(MAX_HEADER_BYTES - 1024)))?.status).toBe(200);
+    // No half-close: over PostgreSQL the answer comes after Node would have closed a half-closed connection.
+    expect((await sendRaw(server.origin, head(MAX_HEADER_BYTES - 1024), { end: false }))?.status).toBe(200);
     const refused = (await sendRaw(server.origin, head(MAX_HEADER_BYTES + 1)))!;
     const body = expectErrorAnswer(refused.status, refused.headers["content-type"], refused.body, { status: 431, code: "headers_too_large" });
     expect(body.message).toBe(`the request headers are larger than ${kibibytes(MAX_HEADER_BYTES)}`);
