@@ -70,15 +70,16 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
     });
     const listener = await listenStrict(app, { port: options.port, host: options.host, tls: options.tls });
     const baseUrl = `${listener.origin}${API_PREFIX}`;
-    io.stdout.write(`petstore listening on ${baseUrl} (${description})\n`);
-    for (const origin of listener.networkOrigins) io.stdout.write(`petstore also listening on ${origin}${API_PREFIX}\n`);
     try {
-      // Only now: a start that fails (a port in use) must not store a key nobody has seen.
+      // Only once listening: a start that fails (a port in use) must not store a key nobody saw.
       if (!environmentAdmin) await ensureAdminKey(store.keys, logger, now, baseUrl);
     } catch (error) {
       await listener.close();
       throw error;
     }
+    // Last, so that whoever waits for this line finds the server ready, bootstrap key included.
+    io.stdout.write(`petstore listening on ${baseUrl} (${description})\n`);
+    for (const origin of listener.networkOrigins) io.stdout.write(`petstore also listening on ${origin}${API_PREFIX}\n`);
     return {
       baseUrl,
       origin: listener.origin,
