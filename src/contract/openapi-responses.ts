@@ -1,8 +1,10 @@
 // Response headers and responses of the OpenAPI document: what the guard and the error handler
 // put on every answer, described once and referenced from each operation.
-import { errorCodesFor } from "./error-codes.js";
-import { schemaRef, type JsonSchema } from "./openapi-schemas.js";
-import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET_HTTP_DATE, type ErrorCode } from "./values.js";
+import { errorCodesFor, type ErrorCode } from "./errors.js";
+import { kibibytes, MAX_BODY_BYTES } from "./limits.js";
+import { BETA_MARKER, type Deprecation, type JsonSchema, type RouteEntry } from "./routes.js";
+
+const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
 interface HeaderObject {
   description: string;
@@ -13,8 +15,8 @@ interface HeaderObject {
 const integer = { type: "integer", minimum: 0 };
 const header = (description: string, schema: JsonSchema, required = true): HeaderObject => ({ description, required, schema });
 
-/** components.headers. Two describe `Link` (Link-Next, Link-Successor-Version): see wireName. */
-export const HEADER_COMPONENTS = {
+/** components.headers every document has. Two describe `Link` (Link-Next, Link-Successor-Version): see wireName. */
+const HEADER_COMPONENTS = {
   "X-RateLimit-Limit": header("Requests allowed in the window with the fewest left (the minute on a tie).", integer),
   "X-RateLimit-Remaining": header("Requests left in that window, after this one.", integer),
   "X-RateLimit-Reset": header("Unix time, in seconds, at which that window resets.", integer),
@@ -35,27 +37,55 @@ export const HEADER_COMPONENTS = {
     { type: "string", pattern: '^<[^>]+>; rel="next"$' },
     false,
   ),
-  Deprecation: header("RFC 9745: this operation is deprecated since this unix time.", { const: `@${GET_PET_DEPRECATED_AT}` }),
-  Sunset: header("RFC 8594: this operation is removed at this instant.", { const: GET_PET_SUNSET_HTTP_DATE }),
-  "Link-Successor-Version": header("The replacement: GET /pets with the status filter.", {
-    type: "string",
-    pattern: '^<[^>]+/pets>; rel="successor-version"$',
-  }),
   "WWW-Authenticate": header("The scheme to authenticate with (RFC 9110).", { const: 'Bearer realm="petstore"' }),
   Allow: header("The methods this path accepts.", { type: "string", examples: ["GET, HEAD, POST"] }),
 } satisfies Record<string, HeaderObject>;
 
-export type HeaderName = keyof typeof HEADER_COMPONENTS;
+/** Headers that mark a route by its table entry: deprecation, and the beta marker. */
+export type MarkHeaderName = "Deprecation" | "Sunset" | "Link-Successor-Version" | "X-API-Stability";
+export type HeaderName = keyof typeof HEADER_COMPONENTS | MarkHeaderName;
 
-export const RATE_LIMIT_HEADERS: HeaderName[] = [
+export const DEPRECATION_HEADERS: HeaderName[] = ["Deprecation", "Sunset", "Link-Successor-Version"];
+export const BETA_HEADERS: HeaderName[] = ["X-API-Stability"];
+
+/**
+ * components.headers: the fixed ones, and the marks of the routes that have them, each with the
+ * exact values the routes' entries give (one value: const; several: enum).
+ */
+export function headerComponents(routes: readonly RouteEntry[]): Record<string, HeaderObject> {
+  const deprecations = routes.flatMap((route) => (route.deprecated ? [route.deprecated] : []));
+  const marks: Partial<Record<MarkHeaderName, HeaderObject>> = {};
+  if (deprecations.length > 0) Object.assign(marks, deprecationHeaders(deprecations));
+  if (routes.some((route) => route.stability === "beta")) {
+    marks["X-API-Stability"] = header("This operation is beta: it may still change or go away.", { const: BETA_MARKER });
+  }
+  return structuredClone({ ...HEADER_COMPONENTS, ...marks });
+}
+
+function deprecationHeaders(deprecations: Deprecation[]): Record<MarkHeaderName, HeaderObject> {
+  const oneOf = (values: string[]) => {
+    const distinct = [...new Set(values)];
+    return distinct.length === 1 ? { const: distinct[0] } : { enum: distinct };
+  };
+  const successors = [...new Set(deprecations.map((deprecation) => deprecation.successor))];
+  const escaped = successors.map((path) => path.replace(/[.*+?^$()|[\]\\{}]/g, "\\$&")).join("|");
+  return {
+    Deprecation: header("RFC 9745: this operation is deprecated since this unix time.", oneOf(deprecations.map((d) => `@${d.since}`))),
+    Sunset: header("RFC 8594: this operation is removed at this instant.", oneOf(deprecations.map((d) => d.sunset))),
+    "Link-Successor-Version": header(`The replacement: ${[...new Set(deprecations.map((d) => d.successorText))].join("; ")}.`, {
+      type: "string",
+      pattern: `^<[^>]+${successors.length === 1 ? escaped : `(${escaped})`}>; rel="successor-version"$`,
+    }),
+  } as Record<MarkHeaderName, HeaderObject>;
+}
+
+const RATE_LIMIT_HEADERS: Array<keyof typeof HEADER_COMPONENTS> = [
   "X-RateLimit-Limit",
   "X-RateLimit-Remaining",
   "X-RateLimit-Reset",
   "RateLimit-Policy",
   "RateLimit",
 ];
-export const DEPRECATION_HEADERS: HeaderName[] = ["Deprecation", "Sunset", "Link-Successor-Version"];
-
 /** The header's name on the wire: `Link-Next` and `Link-Successor-Version` are both `Link`. */
 export const wireName = (name: HeaderName): string => (name.startsWith("Link-") ? "Link" : name);
 
@@ -70,14 +100,14 @@ interface ErrorResponseSpec {
 }
 
 /** components.responses: every error an operation can answer, named once. */
-export const ERROR_RESPONSES = {
+const ERROR_RESPONSES = {
   InvalidParameter: { status: 400, codes: ["invalid_parameter"], description: "A query or path parameter is unknown, repeated or invalid; the message names it." },
   InvalidBody: { status: 400, codes: ["invalid_json", "invalid_body"], description: "The body is not valid JSON, or breaks the schema; the message names the field and the rule." },
   Unauthorized: { status: 401, description: "The API key is missing, malformed, unknown or revoked.", headers: ["WWW-Authenticate"] },
   Forbidden: { status: 403, description: "The operation needs an admin API key." },
   NotFound: { status: 404, description: "No such resource. Any path this document does not list answers this too." },
   MethodNotAllowed: { status: 405, description: "Answers a listed path called with a method it does not list.", headers: ["Allow"] },
-  PayloadTooLarge: { status: 413, description: "The body is larger than 64 KiB." },
+  PayloadTooLarge: { status: 413, description: `The body is larger than ${kibibytes(MAX_BODY_BYTES)}.` },
   UnsupportedMediaType: { status: 415, description: "The body is not sent as application/json." },
   TooManyRequests: { status: 429, description: "Over the rate limit, or banned for repeated excess; wait Retry-After seconds.", headers: ["Retry-After"] },
   InternalError: { status: 500, description: "An unexpected error, logged on the server." },
@@ -100,7 +130,7 @@ export function response(
   rateLimitHeadersOptional = false,
 ): JsonSchema {
   const reference = (name: HeaderName) => ({ $ref: `#/components/headers/${name}` });
-  const optional = (name: HeaderName) => ({ ...HEADER_COMPONENTS[name], required: false });
+  const optional = (name: keyof typeof HEADER_COMPONENTS) => ({ ...HEADER_COMPONENTS[name], required: false });
   const rateLimit = RATE_LIMIT_HEADERS.map((name) => [wireName(name), rateLimitHeadersOptional ? optional(name) : reference(name)]);
   return {
     description,

@@ -1,7 +1,8 @@
 // components.schemas of the OpenAPI document, exported from the very zod schemas the server
 // validates with, so the document cannot drift from the code.
 import * as z from "zod";
-import { ERROR_CODE_DOCS } from "./error-codes.js";
+import { ERROR_CODE_DOCS, ERROR_CODES } from "./errors.js";
+import type { JsonSchema } from "./routes.js";
 import {
   CreatedKeySchema,
   ErrorSchema,
@@ -14,9 +15,6 @@ import {
   PetStatusSchema,
   PlanSchema,
 } from "./schemas.js";
-import { ERROR_CODES } from "./values.js";
-
-export type JsonSchema = Record<string, unknown>;
 
 /** Component name -> schema; every one becomes #/components/schemas/<name>. */
 const COMPONENTS: ReadonlyArray<[string, z.ZodType]> = [
@@ -31,8 +29,6 @@ const COMPONENTS: ReadonlyArray<[string, z.ZodType]> = [
   ["KeyView", KeyViewSchema],
   ["CreatedKey", CreatedKeySchema],
 ];
-
-export const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** The component schemas, with `$ref`s between them for shared parts (PetStatus, Plan, KeyLimits). */
 export function componentSchemas(): Record<string, JsonSchema> {

@@ -1,10 +1,12 @@
 // The OpenAPI 3.1 document of the API, generated from the contract (the zod schemas, the
 // error codes, the constants): served at GET /v1/openapi.json and printed by `petstore openapi`.
 import pkg from "../../package.json" with { type: "json" };
-import { BEARER, paths } from "./openapi-paths.js";
-import { componentResponses, HEADER_COMPONENTS } from "./openapi-responses.js";
+import { API_PREFIX, HEALTH_PATH, LOCAL_BASE_URL } from "./constants.js";
+import { DEFAULT_DEADLINES, kibibytes, MAX_HEADER_BYTES, seconds } from "./limits.js";
+import { BEARER, paths } from "./openapi-operations.js";
+import { componentResponses, headerComponents } from "./openapi-responses.js";
 import { componentSchemas } from "./openapi-schemas.js";
-import { API_PREFIX, HEALTH_PATH } from "./values.js";
+import { ROUTES, type RouteEntry } from "./routes.js";
 
 const DESCRIPTION = `The animal-store API.
 
@@ -19,13 +21,16 @@ const DESCRIPTION = `The animal-store API.
   (#/components/responses/MethodNotAllowed). HEAD is served wherever GET is.
 - **Transport errors.** A request that is not valid HTTP/1.1 never reaches an operation. It is answered
   with the Error body, without rate-limit headers, and the connection is closed: 400
-  \`malformed_request\`, 408 \`request_timeout\` (headers within 10 s, the whole request within 30 s) or
-  431 \`headers_too_large\` (over 16 KiB). CONNECT answers 405 \`method_not_allowed\` with an empty \`Allow\`.
+  \`malformed_request\`, 408 \`request_timeout\` (headers within ${seconds(DEFAULT_DEADLINES.headersMs)}, the whole request within ${seconds(DEFAULT_DEADLINES.requestMs)}) or
+  431 \`headers_too_large\` (over ${kibibytes(MAX_HEADER_BYTES)}). CONNECT answers 405 \`method_not_allowed\` with an empty \`Allow\`.
 - **Health.** \`GET ${HEALTH_PATH}\` (outside ${API_PREFIX}, no key, no rate-limit headers) answers
   \`{"status":"ok"}\`; it is not an API operation and is not described here.`;
 
-/** Builds the whole document; a fresh object each call, so callers may mutate it. */
-export function buildOpenApiDocument(): Record<string, unknown> {
+/**
+ * Builds the whole document from the route table; a fresh object each call, so callers may
+ * mutate it. Tests pass a table of their own to see how an entry is documented.
+ */
+export function buildOpenApiDocument(routes: readonly RouteEntry[] = ROUTES): Record<string, unknown> {
   return {
     openapi: "3.1.0",
     info: {
@@ -46,7 +51,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         description: "Staging",
         variables: { stagingHost: { default: "staging.api.petstore.example", description: "The staging host." } },
       },
-      { url: `http://127.0.0.1:3000${API_PREFIX}`, description: "Local: `petstore serve`" },
+      { url: LOCAL_BASE_URL, description: "Local: `petstore serve`" },
     ],
     security: [{ [BEARER]: [] }],
     tags: [
@@ -54,11 +59,11 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       { name: "keys", description: "API keys; admin keys only." },
       { name: "meta", description: "About the API itself." },
     ],
-    paths: structuredClone(paths()),
+    paths: structuredClone(paths(routes)),
     components: {
       schemas: componentSchemas(),
       responses: componentResponses(),
-      headers: structuredClone(HEADER_COMPONENTS),
+      headers: headerComponents(routes),
       securitySchemes: {
         [BEARER]: {
           type: "http",

@@ -1,15 +1,9 @@
 // The records client and server share, defined once. The server validates request bodies
 // with these; the OpenAPI document is generated from them.
+// The record types (Pet, NewPet, KeyView, ...) are inferred from them at the end of this file.
 import * as z from "zod";
-import {
-  ERROR_CODES,
-  KEY_NAME_MAX_LENGTH,
-  PET_NAME_MAX_LENGTH,
-  PET_STATUSES,
-  PLANS,
-  type NewKey,
-  type NewPet,
-} from "./values.js";
+import { characterCount, KEY_NAME_MAX_LENGTH, PET_NAME_MAX_LENGTH, PET_STATUSES, PLANS } from "./constants.js";
+import { ERROR_CODES } from "./errors.js";
 
 const required = (rule: string) => (issue: { input: unknown }) =>
   issue.input === undefined ? "is required" : rule;
@@ -22,7 +16,8 @@ const text = (max: number) =>
   z
     .string({ error: required("must be a string") })
     .min(1, { error: "must not be empty" })
-    .refine((value) => value.length <= max || [...value].length <= max, {
+    // value.length counts UTF-16 units, never fewer than code points: most texts stop there.
+    .refine((value) => value.length <= max || characterCount(value) <= max, {
       error: `must be at most ${max} characters`,
     })
     .meta({ maxLength: max });
@@ -116,9 +111,19 @@ export const CreatedKeySchema = z
   })
   .describe("The answer to POST /keys: the only time the secret is shown.");
 
-// Keep the hand-written interfaces in values.ts honest.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const _newPetMatches: Same<z.input<typeof NewPetSchema>, NewPet> = true;
-const _newKeyMatches: Same<z.input<typeof NewKeySchema>, NewKey> = true;
-void _newPetMatches;
-void _newKeyMatches;
+/** An animal, as returned. */
+export type Pet = z.infer<typeof PetSchema>;
+/** The body of createPet, as a client sends it (status may be left out). */
+export type NewPet = z.input<typeof NewPetSchema>;
+/**
+ * The Error body as a client reads it: `code` widened to string, since a newer server may send a
+ * code this client does not know yet (the server only ever writes ErrorCode, see errors.ts).
+ */
+export type ErrorBody = Omit<z.infer<typeof ErrorSchema>, "code"> & { code: string };
+export type KeyLimits = z.infer<typeof KeyLimitsSchema>;
+/** A key as the admin API lists it: never the secret, never its hash. */
+export type KeyView = z.infer<typeof KeyViewSchema>;
+/** The answer to POST /v1/keys: the only time the secret is shown. */
+export type CreatedKey = z.infer<typeof CreatedKeySchema>;
+/** The body of createKey, as a client sends it. */
+export type NewKey = z.input<typeof NewKeySchema>;

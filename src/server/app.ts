@@ -1,5 +1,6 @@
 import { H3, type H3Event } from "h3";
-import { API_PREFIX, HEALTH_PATH, type KeyLimits } from "../contract/values.js";
+import { ROUTES, type OperationId } from "../contract/routes.js";
+import type { KeyLimits } from "../contract/schemas.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
 import type { KeyRecord, KeyStore } from "../store/key-store.js";
 import type { PetStore } from "../store/pet-store.js";
@@ -7,7 +8,7 @@ import { toErrorResponse } from "./error-response.js";
 import { createGuard } from "./middleware/guard.js";
 import type { ServerLogger } from "./request-log.js";
 import { createKey, listKeys, revokeKey } from "./routes/keys.js";
-import { route } from "./routes/method-table.js";
+import { registerRoutes, type Handlers } from "./routes/register.js";
 import { getOpenApi } from "./routes/openapi.js";
 import { createPet, getPet, listPets } from "./routes/pets.js";
 
@@ -43,14 +44,23 @@ export function createApp(deps: AppDeps): H3 {
   });
   app.use(createGuard({ ...deps, trustProxy: deps.trustProxy ?? false }));
 
-  const { pets } = deps;
-  route(app, HEALTH_PATH, { GET: () => ({ status: "ok" }) }, { public: true });
-  route(app, `${API_PREFIX}/pets`, { GET: (e) => listPets(e, pets), POST: (e) => createPet(e, pets) });
-  route(app, `${API_PREFIX}/pets/:petId`, { GET: (e) => getPet(e, pets) }, { deprecated: true });
-  route(app, `${API_PREFIX}/keys`, { GET: (e) => listKeys(e, deps), POST: (e) => createKey(e, deps) });
-  route(app, `${API_PREFIX}/keys/:id`, { DELETE: (e) => revokeKey(e, deps) });
-  route(app, `${API_PREFIX}/openapi.json`, { GET: getOpenApi }, { public: true });
+  registerRoutes(app, ROUTES, handlers(deps));
   return app;
+}
+
+/** The handler of each operation in the route table (src/contract/routes.ts). */
+function handlers(deps: AppDeps): Handlers<OperationId> {
+  const { pets } = deps;
+  return {
+    health: () => ({ status: "ok" }),
+    listPets: (event) => listPets(event, pets),
+    createPet: (event) => createPet(event, pets),
+    getPet: (event) => getPet(event, pets),
+    listKeys: () => listKeys(deps),
+    createKey: (event) => createKey(event, deps),
+    revokeKey: (event) => revokeKey(event, deps),
+    getOpenApi,
+  };
 }
 
 function requestLogging(logger: ServerLogger) {

@@ -1,11 +1,13 @@
 import type { H3Event, HTTPError } from "h3";
-import type { ErrorBody, ErrorCode } from "../contract/values.js";
+import { STATUS_CODES } from "node:http";
+import { errorJson, type ErrorCode } from "../contract/errors.js";
 import { StorageUnavailableError } from "../store/errors.js";
 import { ApiHttpError, storageUnavailable } from "./errors.js";
 import { safeEcho } from "./internal/query.js";
 import { redactSecrets } from "./keys/secrets.js";
 import type { ServerLogger } from "./request-log.js";
 
+/** The code for h3's own errors (routing, its body readers), which carry only a status. */
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: "invalid_parameter",
   404: "not_found",
@@ -13,6 +15,8 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   413: "payload_too_large",
   415: "unsupported_media_type",
 };
+
+export const INTERNAL_ERROR_MESSAGE = "an unexpected error occurred; it has been logged on the server";
 
 /**
  * The single error path: every error, ours or h3's, becomes the Error body with the headers
@@ -23,8 +27,8 @@ export function toErrorResponse(error: HTTPError, event: H3Event, logger: Server
   const headers = new Headers(event.res.headers);
   if (api.headers) for (const [name, value] of api.headers) headers.set(name, value);
   headers.set("content-type", "application/json");
-  const body: ErrorBody = { code: api.code, message: redactSecrets(api.message), status: api.status };
-  return new Response(JSON.stringify(body), { status: api.status, headers });
+  const init = { status: api.status, statusText: STATUS_CODES[api.status], headers };
+  return new Response(errorJson(api.code, redactSecrets(api.message)), init);
 }
 
 function toApiError(error: HTTPError, event: H3Event, logger: ServerLogger): ApiHttpError {
@@ -37,8 +41,8 @@ function toApiError(error: HTTPError, event: H3Event, logger: ServerLogger): Api
   if (code && !error.unhandled) {
     const message =
       code === "not_found" ? `no such resource: ${event.req.method} ${safeEcho(event.url.pathname)}` : error.message;
-    return new ApiHttpError(error.status, code, message);
+    return new ApiHttpError(code, message);
   }
   logger.error(`${event.req.method} ${event.url.pathname} failed`, error.cause ?? error);
-  return new ApiHttpError(500, "internal_error", "an unexpected error occurred; it has been logged on the server");
+  return new ApiHttpError("internal_error", INTERNAL_ERROR_MESSAGE);
 }

@@ -1,82 +1,80 @@
-import { ServerResponse, STATUS_CODES, type IncomingMessage, type OutgoingHttpHeaders, type Server } from "node:http";
+// The listener: listhen on exactly the port asked for, over HTTP or HTTPS, with the request
+// limits applied and Node's refusals answered with the Error body.
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { H3 } from "h3";
-import type { ErrorBody } from "../contract/values.js";
 import { listen, type Listener } from "listhen";
 import { NodeRequest, sendNodeResponse } from "srvx/node";
-import { applyDeadlines, DEFAULT_DEADLINES, type HttpDeadlines } from "./internal/deadlines.js";
+import { errorJson } from "../contract/errors.js";
+import { messageOf } from "../support/error-text.js";
+import { INTERNAL_ERROR_MESSAGE } from "./error-response.js";
+import { applyLimits, DEFAULT_LIMITS, type HttpLimits } from "./internal/deadlines.js";
+import { listhenHttps, type ServeTls } from "./internal/tls.js";
 import { answerTransportErrors, refuseMissingHost } from "./internal/transport-errors.js";
 
+export interface ListenOptions {
+  port: number;
+  host: string;
+  tls?: ServeTls;
+  /** The deadlines and head size; tests pass short deadlines. */
+  limits?: Partial<HttpLimits>;
+}
+
 export interface HttpListener {
-  /** e.g. http://127.0.0.1:3000 */
+  /** e.g. http://127.0.0.1:3000, or https://... */
   origin: string;
   port: number;
+  /** The other origins it answers on when bound to every address (0.0.0.0 or ::), from listhen. */
+  networkOrigins: string[];
   /** Stops accepting, lets in-flight requests finish (at most `graceMs`), then closes. */
   close(graceMs?: number): Promise<void>;
 }
 
 /**
- * Listens through listhen on exactly the port asked for: listhen's port finder would
- * otherwise move to another port (or a random one) when the port is taken, which a server
- * that clients and load balancers point at must never do.
+ * Listens through listhen on exactly the port asked for; a taken port is an error, never another
+ * port. listhen's production mode is what gives that: no alternative port range, and no random
+ * port unless 0 was asked for.
  */
-export async function listenStrict(
-  app: H3,
-  port: number,
-  host: string,
-  deadlines: HttpDeadlines = DEFAULT_DEADLINES,
-): Promise<HttpListener> {
+export async function listenStrict(app: H3, options: ListenOptions): Promise<HttpListener> {
+  const { port, host } = options;
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const https = options.tls ? await listhenHttps(options.tls) : false;
   const handler = toNodeListener(app);
   const listener = await listen(handler, {
-    // An empty alternative range disables the fallback; the types only know the non-empty form.
-    port: { port, random: port === 0, ports: [], alternativePortRange: [] as unknown as [number, number] },
+    port: { port, random: port === 0 },
     hostname: host,
+    // listhen would otherwise bind "localhost" instead of 0.0.0.0 outside Docker and WSL.
+    public: isAnyHost(host),
+    isProd: true,
+    https,
     showURL: false,
+    // listhen's autoClose calls process.exit on SIGTERM: serve stops gracefully itself.
     autoClose: false,
-    open: false,
-    clipboard: false,
-    qr: false,
-    tunnel: false,
-    isTest: true, // keeps listhen from printing its own port messages
-  }).catch((error: Error) => {
+  }).catch((error: unknown) => {
     throw new Error(`cannot listen on ${host}:${port}: ${describeListenError(error)}`);
   });
   if (port !== 0 && listener.address.port !== port) {
+    // get-port-please (listhen's port finder) skips the ports browsers block (e.g. 6000, 10080)
+    // and tries 3000 instead, whatever the mode: the only case where it moves.
     await listener.close();
-    throw new Error(`cannot listen on ${host}:${port}: the port is in use`);
+    throw new Error(`cannot listen on ${host}:${port}: listhen refuses this port (a port browsers block)`);
   }
   const server = listener.server as Server;
-  applyDeadlines(server, deadlines);
-  answerTransportErrors(server, deadlines);
-  guardShutdownTracker(server, handler);
+  applyLimits(server, limits);
+  answerTransportErrors(server, limits);
+  const scheme = https ? "https" : "http";
   return {
-    origin: originOf(host, listener.address.port),
+    origin: originOf(scheme, host, listener.address.port),
     port: listener.address.port,
+    networkOrigins: await networkOrigins(listener, scheme, host),
     close: (graceMs = 10_000) => closeGracefully(listener, graceMs),
   };
 }
 
-type WriteHead = (this: ServerResponse, status: number, reason: string, headers?: OutgoingHttpHeaders) => ServerResponse;
-const originalWriteHead = ServerResponse.prototype.writeHead as WriteHead;
-
-function writeHeadWithReason(this: ServerResponse, status: number, reason?: string, headers?: OutgoingHttpHeaders) {
-  return originalWriteHead.call(this, status, reason || STATUS_CODES[status] || "", headers);
-}
-
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => unknown;
 
-/** What srvx's FastResponse hands its own Node adapter: the parts, without a web body stream. */
-interface NodeParts {
-  status: number;
-  statusText: string;
-  headers: string[];
-  body: unknown;
-}
-type FastResponseParts = Response & { _toNodeResponse?: () => NodeParts };
-
 /**
- * h3/node's toNodeHandler (srvx), with a shortcut measured on this server's hot path: a response
- * whose body is already a string, as every JSON answer is, goes out with one writeHead and one
- * end(), instead of write(), end() and a promise per response. Anything else goes to srvx.
+ * h3/node's toNodeHandler (srvx), plus the missing-Host check before the app and an Error body
+ * when sending fails. The app sets the reason phrase on every response (see the guard).
  */
 function toNodeListener(app: H3): RequestListener {
   return (req, res) => {
@@ -87,29 +85,8 @@ function toNodeListener(app: H3): RequestListener {
   };
 }
 
-function send(res: ServerResponse, response: FastResponseParts): void {
-  if (typeof response._toNodeResponse !== "function") return sendThroughSrvx(res, response);
-  const { status, statusText, headers, body } = response._toNodeResponse();
-  if (body !== undefined && body !== null && typeof body !== "string" && !(body instanceof Uint8Array)) {
-    return sendThroughSrvx(res, new Response(body as ReadableStream, { status, statusText, headers: pairs(headers) }));
-  }
-  res.writeHead(status, statusText || STATUS_CODES[status] || "", headers);
-  res.end(body ?? undefined);
-}
-
-/**
- * srvx passes an empty reason phrase to writeHead, so the status line would read `HTTP/1.1 201 `
- * in curl; fill in the standard phrase.
- */
-function sendThroughSrvx(res: ServerResponse, response: Response): void {
-  res.writeHead = writeHeadWithReason as ServerResponse["writeHead"];
+function send(res: ServerResponse, response: Response): void {
   sendNodeResponse(res, response).catch((error: unknown) => fail(res, error));
-}
-
-function pairs(flat: string[]): Array<[string, string]> {
-  const list: Array<[string, string]> = [];
-  for (let i = 0; i < flat.length; i += 2) list.push([flat[i]!, flat[i + 1]!]);
-  return list;
 }
 
 /** The app's own error handling failed: answer 500 if nothing was sent, else cut the connection. */
@@ -119,21 +96,8 @@ function fail(res: ServerResponse, error: unknown): void {
     res.destroy();
     return;
   }
-  const body: ErrorBody = { code: "internal_error", message: "an unexpected error occurred; it has been logged on the server", status: 500 };
-  res.writeHead(500, { "content-type": "application/json", connection: "close" }).end(JSON.stringify(body));
-}
-
-/**
- * listhen's http-shutdown reads `req.socket` when a response finishes; Node has set it to null
- * by then if the connection broke mid-request, and the TypeError would end the process. Hand
- * it the socket as it was when the request arrived.
- */
-function guardShutdownTracker(server: Server, ours: RequestListener): void {
-  for (const tracker of server.listeners("request") as RequestListener[]) {
-    if (tracker === ours) continue;
-    server.removeListener("request", tracker);
-    server.on("request", (req: IncomingMessage, res: ServerResponse) => tracker({ socket: req.socket } as IncomingMessage, res));
-  }
+  res.writeHead(500, { "content-type": "application/json", connection: "close" });
+  res.end(errorJson("internal_error", INTERNAL_ERROR_MESSAGE));
 }
 
 async function closeGracefully(listener: Listener, graceMs: number): Promise<void> {
@@ -149,15 +113,24 @@ async function closeGracefully(listener: Listener, graceMs: number): Promise<voi
   }
 }
 
-function describeListenError(error: Error): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === "EADDRINUSE" || /available port/i.test(error.message)) return "the port is in use";
-  if (code === "EACCES") return "permission denied (ports below 1024 need privileges)";
-  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") return "no such address on this machine";
-  return error.message;
+/** The machine's own addresses, as listhen lists them for a server bound to every address. */
+async function networkOrigins(listener: Listener, scheme: string, host: string): Promise<string[]> {
+  if (!isAnyHost(host)) return [];
+  const urls = await listener.getURLs({ extraURLs: [] });
+  return urls.filter((url) => url.type === "network").map((url) => originOf(scheme, new URL(url.url).hostname, listener.address.port));
 }
 
-function originOf(host: string, port: number): string {
-  const reachable = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
-  return `http://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}`;
+function describeListenError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "EADDRINUSE" || /available port/i.test(messageOf(error))) return "the port is in use";
+  if (code === "EACCES") return "permission denied (ports below 1024 need privileges)";
+  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") return "no such address on this machine";
+  return messageOf(error);
+}
+
+const isAnyHost = (host: string) => host === "0.0.0.0" || host === "::";
+
+function originOf(scheme: string, host: string, port: number): string {
+  const reachable = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host.replace(/^\[|\]$/g, "");
+  return `${scheme}://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}`;
 }

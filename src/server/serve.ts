@@ -1,6 +1,7 @@
 // The outer layer of the server: the only module that knows the db path, listhen, signals
 // and the lock. Everything below it is built from injected parts.
-import { API_PREFIX } from "../contract/values.js";
+import { API_PREFIX } from "../contract/constants.js";
+import { messageOf } from "../support/error-text.js";
 import { loadServeConfig } from "../limits/config.js";
 import { defaultLimitsConfig, limitsFor } from "../limits/plans.js";
 import { createApp } from "./app.js";
@@ -8,9 +9,9 @@ import { environmentAdminKey, ensureAdminKey } from "./keys/admin-keys.js";
 import { listenStrict } from "./listen.js";
 import { openBackends } from "./open-backends.js";
 import { createLogger, type LogSink } from "./request-log.js";
+import type { ServeTls } from "./internal/tls.js";
 
-/** HTTPS: listhen's self-signed certificate (local use), or a real one from PEM files. */
-export type ServeTls = { selfSigned: true } | { certFile: string; keyFile: string };
+export type { ServeTls } from "./internal/tls.js";
 
 export interface ServeOptions {
   port: number;
@@ -23,7 +24,7 @@ export interface ServeOptions {
   quiet: boolean;
   adminKey: string | undefined;
   trustProxy?: boolean;
-  /** Serve HTTPS instead of HTTP. */
+  /** Serve HTTPS instead of HTTP: listhen's self-signed certificate, or PEM files. */
   tls?: ServeTls;
   /** The clock for rate-limit windows and timestamps; tests move it instead of sleeping. */
   now?: () => number;
@@ -56,7 +57,6 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
   });
   try {
     const environmentAdmin = options.adminKey ? environmentAdminKey(options.adminKey, now) : undefined;
-    if (!environmentAdmin) await ensureAdminKey(store.keys, logger, now);
     const app = createApp({
       pets: store.pets,
       keys: store.keys,
@@ -68,9 +68,18 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
       logger,
       now,
     });
-    const listener = await listenStrict(app, options.port, options.host);
+    const listener = await listenStrict(app, { port: options.port, host: options.host, tls: options.tls });
     const baseUrl = `${listener.origin}${API_PREFIX}`;
+    try {
+      // Only once listening: a start that fails (a port in use) must not store a key nobody saw.
+      if (!environmentAdmin) await ensureAdminKey(store.keys, logger, now, baseUrl);
+    } catch (error) {
+      await listener.close();
+      throw error;
+    }
+    // Last, so that whoever waits for this line finds the server ready, bootstrap key included.
     io.stdout.write(`petstore listening on ${baseUrl} (${description})\n`);
+    for (const origin of listener.networkOrigins) io.stdout.write(`petstore also listening on ${origin}${API_PREFIX}\n`);
     return {
       baseUrl,
       origin: listener.origin,
@@ -97,7 +106,7 @@ export async function runServe(options: ServeOptions, io: ServeIO, signals: Sign
   try {
     server = await startServer(options, io);
   } catch (error) {
-    io.stderr.write(`petstore serve: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr.write(`petstore serve: ${messageOf(error)}\n`);
     return 1;
   }
   const signal = await new Promise<string>((done) => {

@@ -2,7 +2,7 @@
 // the issue asks of it (servers, security, deprecation, statuses and headers per operation).
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
-import { ERROR_CODE_DOCS } from "../../src/contract/error-codes.js";
+import { ERROR_CODE_DOCS } from "../../src/contract/errors.js";
 import { buildOpenApiDocument } from "../../src/contract/openapi.js";
 import { ERROR_CODES } from "../../src/contract/values.js";
 

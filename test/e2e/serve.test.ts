@@ -85,6 +85,25 @@ describe("petstore serve", () => {
     expect(result.stderr).toMatch(new RegExp(`cannot listen on 127.0.0.1:${port}: the port is in use`));
   });
 
+  it("creates the bootstrap admin key only once listening: a start on a taken port stores none", async () => {
+    const holder = await serve();
+    const port = new URL(holder.baseUrl).port;
+    const dbPath = await tempDbPath();
+    const failed = await serveFails(["--port", port, "--db", dbPath], { PETSTORE_ADMIN_KEY: "" });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/the port is in use/);
+    expect(failed.stderr).not.toMatch(/ps_[0-9A-Za-z]{40}/);
+    const onDisk = JSON.parse(await readFile(dbPath, "utf8")) as { keys: unknown[] };
+    expect(onDisk.keys).toEqual([]);
+
+    const started = await serve({ dbPath, adminKey: null, args: ["--quiet"] });
+    await expect.poll(() => started.stderr()).toMatch(/Created an admin API key/);
+    const secret = /export PETSTORE_API_KEY=(ps_\S+)/.exec(started.stderr())?.[1];
+    // Port 0 is never the client's default address, so the notice names the one to use.
+    expect(started.stderr()).toContain(`export PETSTORE_BASE_URL=${started.baseUrl}`);
+    expect((await callApi(started.baseUrl, secret!, "/keys")).status).toBe(200);
+  });
+
   it.each([["--port", "http"], ["--port", "70000"], ["--port", "-1"]])("exits 2 on %s %s", async (flag, value) => {
     const result = await serveFails([flag, value]);
     expect(result.code).toBe(2);

@@ -1,7 +1,7 @@
 // What every answer to bad input must look like, whatever produced it (the app, or the
 // transport layer before the app): a 4xx with exactly the documented Error body.
 import { expect } from "vitest";
-import { ERROR_CODE_DOCS } from "../../src/contract/error-codes.js";
+import { ERROR_CODE_DOCS } from "../../src/contract/errors.js";
 import type { ErrorBody } from "../../src/contract/values.js";
 
 export interface Expected {

@@ -14,7 +14,7 @@ import { expectErrorAnswer } from "./http-answers.js";
 import { open, readAnswer, requestHead, sendRaw, type RawAnswer } from "./http-raw.js";
 
 const ADMIN = TEST_ADMIN_KEY;
-const SHORT = { headersMs: 600, requestMs: 1_500, keepAliveMs: 400 };
+const SHORT = { headersMs: 600, requestMs: 1_500, keepAliveMs: 400, maxHeaderBytes: 4096 };
 const auth = `Authorization: Bearer ${ADMIN}`;
 
 /** Writes `bytes` one at a time, every `everyMs`, until the answer arrives or the bytes run out. */
@@ -41,7 +41,7 @@ function expect408(answer: RawAnswer | null): void {
   expect(answer!.headers.connection).toBe("close");
 }
 
-describe("deadlines (listenStrict with short ones: headers 0.6 s, request 1.5 s, keep-alive 0.4 s)", () => {
+describe("deadlines (listenStrict with short ones: headers 0.6 s, request 1.5 s, keep-alive 0.4 s; 4 KiB of headers)", () => {
   let listener: HttpListener;
   let log = "";
 
@@ -58,7 +58,7 @@ describe("deadlines (listenStrict with short ones: headers 0.6 s, request 1.5 s,
       logger: createLogger({ write: (chunk: string) => (log += chunk) }, { quiet: true, now }),
       now,
     });
-    listener = await listenStrict(app, 0, "127.0.0.1", SHORT);
+    listener = await listenStrict(app, { port: 0, host: "127.0.0.1", limits: SHORT });
   });
 
   afterAll(async () => {
@@ -76,6 +76,17 @@ describe("deadlines (listenStrict with short ones: headers 0.6 s, request 1.5 s,
     const socket = await open(listener.origin);
     expect408(await trickle(socket, requestHead("GET /v1/pets HTTP/1.1", [auth, `X-Padding: ${"p".repeat(200)}`]), 20));
     await expectStillServing();
+  });
+
+  it("the deadlines and the head size given are the ones applied and quoted", async () => {
+    const socket = await open(listener.origin);
+    const late = await trickle(socket, requestHead("GET /v1/pets HTTP/1.1", [auth, `X-Padding: ${"p".repeat(200)}`]), 20);
+    expect(JSON.parse(late!.body).message).toBe("the request did not arrive in time: headers within 0.6 s, the whole request within 1.5 s");
+    const head = (padding: number) => requestHead("GET /v1/pets HTTP/1.1", [auth, `X-Padding: ${"p".repeat(padding)}`]);
+    expect((await sendRaw(listener.origin, head(3000)))?.status).toBe(200);
+    const big = (await sendRaw(listener.origin, head(4096)))!;
+    expectErrorAnswer(big.status, big.headers["content-type"], big.body, { status: 431, code: "headers_too_large" });
+    expect(JSON.parse(big.body).message).toBe("the request headers are larger than 4 KiB");
   });
 
   it("a body that stalls halfway: 408 request_timeout with the Error body, and the server stays up", async () => {
@@ -185,5 +196,37 @@ describe.concurrent("the real server's limits (petstore serve)", () => {
     expect(sent).toBeLessThan(total);
     const next = await sendRaw(server.origin, requestHead("GET /v1/pets HTTP/1.1", [auth]));
     expect(next?.status).toBe(200);
+  });
+});
+
+// Alone, not beside the concurrent tests above: 50 connections torn down at once would race
+// their timing-sensitive 413s.
+describe("clients that hang up mid-request (petstore serve)", () => {
+  let server: ServeProcess;
+
+  beforeAll(async () => {
+    server = await startServeProcess({ args: ["--quiet"] });
+  });
+
+  afterAll(async () => {
+    expect(await server?.stop()).toBe(0);
+    expect(server.stderr()).not.toMatch(/error:/);
+  });
+
+  it("clients that hang up while their create is being written: the server stays up and exits cleanly", async () => {
+    // listhen's connection tracker (http-shutdown) runs on every finished response; a response
+    // whose client is gone must not take the process down with it.
+    const body = '{"name":"gone","categoryId":1}';
+    const post = requestHead("POST /v1/pets HTTP/1.1", [auth, "Content-Type: application/json", `Content-Length: ${body.length}`]) + body;
+    await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        const socket = await open(server.origin);
+        socket.write(post);
+        await new Promise((resolve) => setTimeout(resolve, i % 5));
+        socket.destroy();
+      }),
+    );
+    const answer = await sendRaw(server.origin, requestHead("GET /v1/pets HTTP/1.1", [auth]));
+    expect(answer?.status).toBe(200);
   });
 });

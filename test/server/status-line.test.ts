@@ -9,11 +9,12 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function statusLine(method: string, path: string, body?: string): Promise<string> {
+function statusLine(method: string, path: string, body?: string, key: string | null = server.adminKey): Promise<string> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { authorization: `Bearer ${server.adminKey}` };
+    const headers: Record<string, string> = key === null ? {} : { authorization: `Bearer ${key}` };
     if (body !== undefined) headers["content-type"] = "application/json";
-    const req = request(`${server.baseUrl}${path}`, { method, headers }, (res) => {
+    const url = path.startsWith("/healthz") ? `${server.origin}${path}` : `${server.baseUrl}${path}`;
+    const req = request(url, { method, headers }, (res) => {
       res.resume();
       res.on("end", () => resolve(`${res.statusCode} ${res.statusMessage}`));
     });
@@ -31,6 +32,20 @@ it.each([
   ["POST", "/pets", "{", "400 Bad Request"],
 ])("%s %s (body %s) answers %s", async (method, path, body, expected) => {
   expect(await statusLine(method, path, body)).toBe(expected);
+});
+
+it.each([
+  ["GET /healthz, outside the guard", "GET", "/healthz", null, "200 OK"],
+  ["the document, a text body h3 sends itself", "GET", "/openapi.json", null, "200 OK"],
+  ["a refusal the guard writes", "GET", "/pets", null, "401 Unauthorized"],
+  ["POST /healthz", "POST", "/healthz", null, "405 Method Not Allowed"],
+])("%s: %s %s answers %s", async (_label, method, path, key, expected) => {
+  expect(await statusLine(method, path, undefined, key)).toBe(expected);
+});
+
+it("a key without admin rights gets 403 Forbidden", async () => {
+  const { key } = await createKey(server, { plan: "free" });
+  expect(await statusLine("GET", "/keys", undefined, key)).toBe("403 Forbidden");
 });
 
 it("a 204 without a body has its reason phrase too", async () => {

@@ -1,25 +1,27 @@
 import type { Server } from "node:http";
+import { DEFAULT_DEADLINES, MAX_HEADER_BYTES, type HttpDeadlines } from "../../contract/limits.js";
 
-/** How long a client may take: slow or stalled clients cannot hold a connection open for ever. */
-export interface HttpDeadlines {
-  /** From the first byte of a request to the end of its headers. */
-  headersMs: number;
-  /** From the first byte of a request to the end of its body. */
-  requestMs: number;
-  /** An idle keep-alive connection is closed after this. */
-  keepAliveMs: number;
+/** What a server applies to each request: its deadlines and the size of its head. */
+export interface HttpLimits extends HttpDeadlines {
+  maxHeaderBytes: number;
 }
 
-export const DEFAULT_DEADLINES: HttpDeadlines = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
+export const DEFAULT_LIMITS: Readonly<HttpLimits> = { ...DEFAULT_DEADLINES, maxHeaderBytes: MAX_HEADER_BYTES };
 
-type TrackedServer = Server & { connectionsCheckingInterval: number };
+type TrackedServer = Server & { connectionsCheckingInterval: number; maxHeaderSize: number | undefined };
 
-export function applyDeadlines(server: Server, deadlines: HttpDeadlines): void {
-  server.headersTimeout = deadlines.headersMs;
-  server.requestTimeout = deadlines.requestMs;
-  server.keepAliveTimeout = deadlines.keepAliveMs;
+/**
+ * Applies the limits to a server listhen created (it takes no server options). Node reads
+ * `maxHeaderSize` from the server object for every new connection's parser, so setting it here
+ * is what `http.createServer({ maxHeaderSize })` would have done; the 431 message quotes the same number.
+ */
+export function applyLimits(server: Server, limits: HttpLimits): void {
+  (server as TrackedServer).maxHeaderSize = limits.maxHeaderBytes;
+  server.headersTimeout = limits.headersMs;
+  server.requestTimeout = limits.requestMs;
+  server.keepAliveTimeout = limits.keepAliveMs;
   server.maxHeadersCount = 100;
-  checkDeadlinesOften(server as TrackedServer, deadlines);
+  checkDeadlinesOften(server as TrackedServer, limits);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { H3Event } from "h3";
-import { MAX_BODY_BYTES } from "../../contract/values.js";
+import { kibibytes, MAX_BODY_BYTES } from "../../contract/limits.js";
+import { messageOf } from "../../support/error-text.js";
 import { ApiHttpError } from "../errors.js";
 import { safeEcho } from "./query.js";
 
@@ -24,7 +25,7 @@ export async function readJsonBody(event: H3Event): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw invalidJson(`the request body is not valid JSON: ${withoutExcerpt((error as Error).message)}`);
+    throw invalidJson(`the request body is not valid JSON: ${withoutExcerpt(messageOf(error))}`);
   }
 }
 
@@ -41,7 +42,6 @@ function assertJsonMediaType(contentType: string | null): void {
   const mediaType = contentType?.split(";", 1)[0]?.trim().toLowerCase();
   if (mediaType !== "application/json") {
     throw new ApiHttpError(
-      415,
       "unsupported_media_type",
       `Content-Type must be application/json, got ${contentType === null ? "none" : JSON.stringify(safeEcho(contentType))}`,
     );
@@ -71,8 +71,8 @@ async function readLimited(body: ReadableStream<Uint8Array> | null): Promise<Uin
 }
 
 const payloadTooLarge = () =>
-  new ApiHttpError(413, "payload_too_large", `the request body is larger than ${MAX_BODY_BYTES} bytes`, {
+  new ApiHttpError("payload_too_large", `the request body is larger than ${kibibytes(MAX_BODY_BYTES)} (${MAX_BODY_BYTES} bytes)`, {
     connection: "close",
   });
 
-const invalidJson = (message: string) => new ApiHttpError(400, "invalid_json", message);
+const invalidJson = (message: string) => new ApiHttpError("invalid_json", message);

@@ -2,11 +2,10 @@
 // headers, deadlines, CONNECT): answered with the Error body instead of Node's bare status line.
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import type { ErrorBody, ErrorCode } from "../../contract/values.js";
-import type { HttpDeadlines } from "./deadlines.js";
+import { errorJson, statusOf, type ErrorCode } from "../../contract/errors.js";
+import { kibibytes, seconds, type HttpDeadlines } from "../../contract/limits.js";
 
 interface TransportAnswer {
-  status: number;
   code: ErrorCode;
   message: string;
   headers?: Record<string, string>;
@@ -14,9 +13,14 @@ interface TransportAnswer {
 
 type Deadlines = Pick<HttpDeadlines, "headersMs" | "requestMs">;
 
+/** What the parser was told (server.maxHeaderSize): the 431 message quotes it. */
+interface Limits extends Deadlines {
+  maxHeaderBytes: number;
+}
+
 /** Wires the answers into a server; the missing-Host check runs in its request listener. */
-export function answerTransportErrors(server: Server, deadlines: Deadlines): void {
-  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, deadlines));
+export function answerTransportErrors(server: Server, limits: Limits): void {
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, limits));
   server.on("connect", (_req: IncomingMessage, socket: Duplex) => answerRaw(socket, CONNECT_REFUSED));
   // An unknown Expect value: serve the request as if it had none (RFC 9110 allows it) instead
   // of Node's bodiless 417. Emitting "request" keeps every request listener in the loop.
@@ -29,45 +33,42 @@ export function answerTransportErrors(server: Server, deadlines: Deadlines): voi
 export function refuseMissingHost(req: IncomingMessage, res: ServerResponse): boolean {
   if (req.httpVersion !== "1.1" || req.headers.host !== undefined) return false;
   const answer = MISSING_HOST;
-  res.writeHead(answer.status, { "content-type": "application/json", connection: "close" });
-  res.end(errorJson(answer));
+  res.writeHead(statusOf(answer.code), { "content-type": "application/json", connection: "close" });
+  res.end(errorJson(answer.code, answer.message));
   return true;
 }
 
 const MISSING_HOST: TransportAnswer = {
-  status: 400,
   code: "malformed_request",
   message: "an HTTP/1.1 request must carry a Host header",
 };
 
 const CONNECT_REFUSED: TransportAnswer = {
-  status: 405,
   code: "method_not_allowed",
   message: "method CONNECT is not allowed: this server is not a proxy",
   // RFC 9110 §10.2.1: an empty Allow says the target allows no method at all.
   headers: { allow: "" },
 };
 
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, deadlines: Deadlines): void {
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, limits: Limits): void {
   if (error.code !== "ECONNRESET" && socket.writable && !responseStarted(socket)) {
-    answerRaw(socket, answerFor(error.code, deadlines));
+    answerRaw(socket, answerFor(error.code, limits));
   } else {
     socket.destroy();
   }
 }
 
-function answerFor(code: string | undefined, deadlines: Deadlines): TransportAnswer {
+function answerFor(code: string | undefined, limits: Limits): TransportAnswer {
   if (code === "HPE_HEADER_OVERFLOW") {
-    return { status: 431, code: "headers_too_large", message: "the request headers are larger than 16 KiB" };
+    return { code: "headers_too_large", message: `the request headers are larger than ${kibibytes(limits.maxHeaderBytes)}` };
   }
   if (code === "ERR_HTTP_REQUEST_TIMEOUT") {
     return {
-      status: 408,
       code: "request_timeout",
-      message: `the request did not arrive in time: headers within ${seconds(deadlines.headersMs)}, the whole request within ${seconds(deadlines.requestMs)}`,
+      message: `the request did not arrive in time: headers within ${seconds(limits.headersMs)}, the whole request within ${seconds(limits.requestMs)}`,
     };
   }
-  return { status: 400, code: "malformed_request", message: "the request is not valid HTTP/1.1" };
+  return { code: "malformed_request", message: "the request is not valid HTTP/1.1" };
 }
 
 /** Another response already went out on this socket: writing now would corrupt it. */
@@ -77,7 +78,7 @@ function responseStarted(socket: Duplex): boolean {
 
 /** Writes a whole response on the bare socket, then closes it once the bytes are out. */
 function answerRaw(socket: Duplex, answer: TransportAnswer): void {
-  const body = errorJson(answer);
+  const body = errorJson(answer.code, answer.message);
   const headers = {
     "content-type": "application/json",
     "content-length": String(Buffer.byteLength(body)),
@@ -85,13 +86,7 @@ function answerRaw(socket: Duplex, answer: TransportAnswer): void {
     ...answer.headers,
   };
   const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
-  socket.end(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${head}\r\n${body}`);
+  const status = statusOf(answer.code);
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
   socket.once("finish", () => socket.destroy());
-}
-
-const seconds = (ms: number) => `${ms / 1000} s`;
-
-function errorJson(answer: TransportAnswer): string {
-  const body: ErrorBody = { code: answer.code, message: answer.message, status: answer.status };
-  return JSON.stringify(body);
 }

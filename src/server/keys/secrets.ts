@@ -8,7 +8,7 @@ const PREFIX_LENGTH = 6;
 export type RandomBytes = (size: number) => Buffer;
 
 /** Uniform base62 from random bytes: bytes >= 248 (4 * 62) are dropped to avoid modulo bias. */
-export function randomBase62(length: number, random: RandomBytes = randomBytes): string {
+function randomBase62(length: number, random: RandomBytes = randomBytes): string {
   let out = "";
   while (out.length < length) {
     for (const byte of random(length * 2)) {

@@ -1,15 +1,10 @@
 import { getRequestIP, type H3Event, type Middleware } from "h3";
 import { STATUS_CODES } from "node:http";
 import { FastResponse } from "srvx";
-import {
-  API_PREFIX,
-  GET_PET_DEPRECATED_AT,
-  GET_PET_SUNSET_HTTP_DATE,
-  HEALTH_PATH,
-  type ErrorBody,
-  type ErrorCode,
-  type KeyLimits,
-} from "../../contract/values.js";
+import { API_PREFIX } from "../../contract/constants.js";
+import { errorJson, statusOf, type ErrorCode } from "../../contract/errors.js";
+import { BETA_MARKER, type Deprecation, type Method, type PathRoutes, type RouteEntry } from "../../contract/routes.js";
+import type { KeyLimits } from "../../contract/schemas.js";
 import type { Decision, RateLimiter } from "../../limits/rate-limiter.js";
 import { rateLimitHeaders, type HeaderList } from "../../limits/headers.js";
 import type { KeyRecord, KeyStore } from "../../store/key-store.js";
@@ -27,17 +22,12 @@ export interface GuardDeps {
   now: () => number;
 }
 
-export interface RouteMeta {
-  deprecated?: boolean;
-  /** Served without a key (GET /healthz, the OpenAPI document). */
-  public?: boolean;
-}
-
 /**
  * Auth and rate limits in one middleware (each extra middleware costs ~20% at this server's
  * request rate, measured). Order: identify the caller, count, refuse or serve. Every response
- * but /healthz leaves here with the rate-limit headers (and deprecation headers where the route
- * is deprecated), errors included.
+ * but those of unlimited routes (/healthz) leaves here with the rate-limit headers, and with the
+ * marks its route's table entry asks for (deprecation, beta), errors included. Who may call a
+ * route (public, any key, admin) comes from its entry too.
  *
  * It builds its own responses rather than going through h3's header merging: a refusal is
  * answered here without an Error (no stack to capture, no error hook), and a JSON result gets
@@ -45,20 +35,24 @@ export interface RouteMeta {
  */
 export function createGuard(deps: GuardDeps): Middleware {
   return async (event, next) => {
-    if (event.url.pathname === HEALTH_PATH) return next();
-    const meta = event.context.matchedRoute?.meta as RouteMeta | undefined;
+    const routes = event.context.matchedRoute?.meta as PathRoutes | undefined;
+    if (routes?.unlimited) return withReasonPhrase(event, await next());
+    const operation = routes?.operations[(event.req.method === "HEAD" ? "GET" : event.req.method) as Method];
     const credential = await identify(event, deps);
     const key = credential.key;
     const subject = key ? `key:${key.id}` : `ip:${clientIp(event, deps.trustProxy)}`;
     const decision = await deps.limiter.consume(subject, key ? deps.limitsOf(key) : deps.anonymousLimits);
     const headers = rateLimitHeaders(decision, deps.now());
-    if (meta?.deprecated) headers.push(...deprecationHeaders(event));
+    markRoute(event, operation, routes, headers);
     if (!decision.allowed) return refuse(event, tooManyRequests(decision), headers);
     if (key) {
       if (key !== deps.environmentAdmin) deps.keys.touch(key.id, new Date(deps.now()));
       event.context.principal = key;
-    } else if (!meta?.public && isUnderApi(event.url.pathname)) {
+    } else if (!(operation ? operation.access === "public" : routes?.public) && isUnderApi(event.url.pathname)) {
       return refuse(event, unauthorized(credential.problem), headers);
+    }
+    if (operation?.access === "admin" && !key?.admin) {
+      return refuse(event, { code: "forbidden", message: "this operation needs an admin API key", headers: [] }, headers);
     }
     let result: unknown;
     try {
@@ -68,8 +62,19 @@ export function createGuard(deps: GuardDeps): Middleware {
       setHeaders(event, headers);
       throw error;
     }
-    return isJsonValue(result) ? jsonResponse(event, result, headers) : (setHeaders(event, headers), result);
+    if (isJsonValue(result)) return jsonResponse(event, result, headers);
+    setHeaders(event, headers);
+    return withReasonPhrase(event, result);
   };
+}
+
+/**
+ * A result h3 turns into a response itself (text, 204): give it its reason phrase, which srvx
+ * would otherwise send empty (`HTTP/1.1 204 `). Errors get theirs in the error handler.
+ */
+function withReasonPhrase(event: H3Event, result: unknown): unknown {
+  event.res.statusText = STATUS_CODES[event.res.status ?? 200];
+  return result;
 }
 
 type Credential = { key: KeyRecord; problem?: undefined } | { key?: undefined; problem: string };
@@ -90,7 +95,6 @@ async function identify(event: H3Event, deps: GuardDeps): Promise<Credential> {
 
 /** A refusal: what the error path would answer for the same ApiHttpError, built directly. */
 interface Refusal {
-  status: number;
   code: ErrorCode;
   message: string;
   headers: HeaderList;
@@ -103,18 +107,17 @@ function tooManyRequests(decision: Extract<Decision, { allowed: false }>): Refus
       ? `temporarily banned after too many requests over the rate limit; ${retry}`
       : `rate limit exceeded; ${retry}, and back off exponentially on repeated 429s`;
   // Retry-After is among the rate-limit headers already.
-  return { status: 429, code: decision.reason, message, headers: [] };
+  return { code: decision.reason, message, headers: [] };
 }
 
 function unauthorized(message: string): Refusal {
-  return { status: 401, code: "unauthorized", message, headers: [["www-authenticate", 'Bearer realm="petstore"']] };
+  return { code: "unauthorized", message, headers: [["www-authenticate", 'Bearer realm="petstore"']] };
 }
 
 function refuse(event: H3Event, refusal: Refusal, headers: HeaderList): Response {
-  const { status, code, message } = refusal;
-  const body: ErrorBody = { code, message, status };
+  const { code, message } = refusal;
   headers.push(...refusal.headers, ["content-type", "application/json"]);
-  return fastResponse(event, status, JSON.stringify(body), headers);
+  return fastResponse(event, statusOf(code), errorJson(code, message), headers);
 }
 
 /** h3's own answer for a JSON-serialisable result, with the handler's status and headers. */
@@ -149,11 +152,21 @@ function setHeaders(event: H3Event, headers: HeaderList): void {
   for (const [name, value] of headers) target.set(name, value);
 }
 
-function deprecationHeaders(event: H3Event): HeaderList {
+/**
+ * The headers a route's own entry asks for: a deprecated operation (or, for a 405, a path whose
+ * every operation is deprecated) gets its dates and successor; a beta operation its marker.
+ */
+function markRoute(event: H3Event, operation: RouteEntry | undefined, routes: PathRoutes | undefined, headers: HeaderList): void {
+  const deprecation = operation ? operation.deprecated : routes?.deprecated;
+  if (deprecation) headers.push(...deprecationHeaders(event, deprecation));
+  if (operation?.stability === "beta") headers.push(["x-api-stability", BETA_MARKER]);
+}
+
+function deprecationHeaders(event: H3Event, deprecation: Deprecation): HeaderList {
   return [
-    ["deprecation", `@${GET_PET_DEPRECATED_AT}`],
-    ["sunset", GET_PET_SUNSET_HTTP_DATE],
-    ["link", `<${event.url.origin}${API_PREFIX}/pets>; rel="successor-version"`],
+    ["deprecation", `@${deprecation.since}`],
+    ["sunset", deprecation.sunset],
+    ["link", `<${event.url.origin}${API_PREFIX}${deprecation.successor}>; rel="successor-version"`],
   ];
 }
 

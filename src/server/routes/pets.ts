@@ -7,16 +7,18 @@ import {
   isPetStatus,
   LIST_LIMIT_DEFAULT,
   LIST_LIMIT_MAX,
-  type Pet,
+  PET_STATUSES,
   type PetStatus,
-} from "../../contract/values.js";
+} from "../../contract/constants.js";
+import { queryParameters } from "../../contract/routes.js";
+import type { Pet } from "../../contract/schemas.js";
 import type { PetStore } from "../../store/pet-store.js";
 import { invalidBody, invalidParameter, notFound } from "../errors.js";
 import { decodeCursor, encodeCursor } from "../internal/cursor.js";
 import { readJsonBody } from "../internal/json-body.js";
 import { parsePositiveInteger, readQuery, safeEcho } from "../internal/query.js";
 
-const LIST_PARAMETERS = ["limit", "status", "cursor"] as const;
+const LIST_PARAMETERS = queryParameters("listPets") as Array<"limit" | "status" | "cursor">;
 
 /** listPets: GET /v1/pets, a page ordered by id; `Link: rel="next"` when more follow. */
 export async function listPets(event: H3Event, pets: PetStore): Promise<Pet[]> {
@@ -67,7 +69,7 @@ function parseLimit(raw: string | undefined): number {
 function parseStatus(raw: string | undefined): PetStatus | undefined {
   if (raw === undefined) return undefined;
   if (!isPetStatus(raw)) {
-    throw invalidParameter("status", `must be one of available, pending, sold, got "${safeEcho(raw)}"`);
+    throw invalidParameter("status", `must be one of ${PET_STATUSES.join(", ")}, got "${safeEcho(raw)}"`);
   }
   return raw;
 }

@@ -1,7 +1,7 @@
 // Finds, in the OpenAPI document, what a response to a request must look like: the operation's
 // response for its status, or one of the document's routing rules for requests outside every operation.
 import { buildOpenApiDocument } from "../../../src/contract/openapi.js";
-import { allowedMethods } from "../../../src/contract/openapi-paths.js";
+import { allowedMethods } from "../../../src/contract/routes.js";
 import { DEPRECATION_HEADERS, wireName } from "../../../src/contract/openapi-responses.js";
 import { API_PREFIX, HEALTH_PATH } from "../../../src/contract/values.js";
 

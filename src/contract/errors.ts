@@ -1,0 +1,79 @@
+// Every error code of the API once: its one HTTP status and what it means. The Error body of
+// every answer, whoever sends it (the guard, a handler, the transport layer, the listener), is
+// built by errorBody/errorJson below. Kept free of zod so the client can import it at start-up.
+import { DEFAULT_DEADLINES, kibibytes, MAX_BODY_BYTES, MAX_HEADER_BYTES, seconds } from "./limits.js";
+import type { ErrorBody } from "./schemas.js";
+
+export const ERROR_CODES = [
+  "invalid_parameter",
+  "invalid_json",
+  "invalid_body",
+  "unsupported_media_type",
+  "payload_too_large",
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "method_not_allowed",
+  "rate_limited",
+  "key_banned",
+  "storage_unavailable",
+  "internal_error",
+  "malformed_request",
+  "request_timeout",
+  "headers_too_large",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ErrorCodeDoc {
+  status: number;
+  meaning: string;
+}
+
+const { headersMs, requestMs } = DEFAULT_DEADLINES;
+
+/** What each error code means and the one HTTP status it comes with. */
+export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, ErrorCodeDoc>> = {
+  invalid_parameter: { status: 400, meaning: "A query or path parameter is unknown, repeated or invalid; the message names it." },
+  invalid_json: { status: 400, meaning: "The body is empty, not valid UTF-8 or not valid JSON." },
+  invalid_body: { status: 400, meaning: "The JSON body breaks the schema; the message names the field and the rule." },
+  unsupported_media_type: { status: 415, meaning: "The body is not sent as application/json." },
+  payload_too_large: { status: 413, meaning: `The body is larger than ${kibibytes(MAX_BODY_BYTES)}.` },
+  unauthorized: { status: 401, meaning: "The API key is missing, malformed, unknown or revoked." },
+  forbidden: { status: 403, meaning: "The key is valid but the operation needs an admin key." },
+  not_found: { status: 404, meaning: "No such resource, or no such path." },
+  method_not_allowed: { status: 405, meaning: "The path exists but not with this method; Allow lists the methods." },
+  rate_limited: { status: 429, meaning: "A rate-limit window is exhausted; wait Retry-After seconds, back off exponentially." },
+  key_banned: { status: 429, meaning: "Too many requests over the limit: the key (or IP) is banned until Retry-After." },
+  storage_unavailable: { status: 503, meaning: "The database cannot be written right now; nothing was stored. Retry later." },
+  internal_error: { status: 500, meaning: "An unexpected error; it is logged on the server, never echoed." },
+  malformed_request: {
+    status: 400,
+    meaning: "The request is not valid HTTP/1.1 (request line, method, headers, Host or body framing); the connection is closed.",
+  },
+  request_timeout: {
+    status: 408,
+    meaning: `The headers did not arrive within ${seconds(headersMs)}, or the whole request within ${seconds(requestMs)}; the connection is closed.`,
+  },
+  headers_too_large: {
+    status: 431,
+    meaning: `The request headers are larger than ${kibibytes(MAX_HEADER_BYTES)}; the connection is closed.`,
+  },
+};
+
+/** The codes an error response with this status can carry, e.g. 429: rate_limited, key_banned. */
+export function errorCodesFor(status: number): ErrorCode[] {
+  return ERROR_CODES.filter((code) => ERROR_CODE_DOCS[code].status === status);
+}
+
+/** The one status of a code, e.g. statusOf("key_banned") === 429. */
+export const statusOf = (code: ErrorCode): number => ERROR_CODE_DOCS[code].status;
+
+/** The Error body: the one way any part of the server writes one. */
+export function errorBody(code: ErrorCode, message: string): ErrorBody {
+  return { code, message, status: statusOf(code) };
+}
+
+/** The Error body as JSON text, for answers written without h3 (guard, transport, listener). */
+export function errorJson(code: ErrorCode, message: string): string {
+  return JSON.stringify(errorBody(code, message));
+}

@@ -1,0 +1,26 @@
+// The limits the server applies and the document and error messages quote: one number each, so
+// what a client reads is what the server does.
+
+/** The largest request body accepted, enforced while the body streams in. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** The largest request head (request line and headers) Node's parser accepts: its maxHeaderSize. */
+export const MAX_HEADER_BYTES = 16 * 1024;
+
+/** How long a client may take; slow or stalled clients cannot hold a connection open for ever. */
+export interface HttpDeadlines {
+  /** From the first byte of a request to the end of its headers. */
+  headersMs: number;
+  /** From the first byte of a request to the end of its body. */
+  requestMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveMs: number;
+}
+
+export const DEFAULT_DEADLINES: Readonly<HttpDeadlines> = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
+
+/** @example kibibytes(65536) === "64 KiB" */
+export const kibibytes = (bytes: number): string => `${bytes / 1024} KiB`;
+
+/** @example seconds(10_000) === "10 s" */
+export const seconds = (ms: number): string => `${ms / 1000} s`;

@@ -1,0 +1,65 @@
+// The paths of the OpenAPI document, generated from the route table: each operation with exactly
+// the statuses the server can answer it with, and the headers its route's entry puts on them.
+import {
+  BETA_HEADERS,
+  DEPRECATION_HEADERS,
+  type ErrorResponseName,
+  errorResponses,
+  type HeaderName,
+  response,
+} from "./openapi-responses.js";
+import { answers, groupByPath, type JsonSchema, type PathRoutes, type RouteEntry, ROUTES } from "./routes.js";
+
+export const BEARER = "bearerAuth";
+
+const isoDate = (instant: Date) => instant.toISOString().slice(0, 10);
+
+/** The paths object: every documented route, grouped by path in table order. */
+export function paths(routes: readonly RouteEntry[] = ROUTES): Record<string, JsonSchema> {
+  const documented = routes.filter((route) => route.doc !== undefined);
+  return Object.fromEntries(groupByPath(documented).map((group) => [group.path, pathItem(group)]));
+}
+
+function pathItem(group: PathRoutes): JsonSchema {
+  const allow = group.allow.join(", ");
+  const description = [
+    "HEAD is served wherever GET is.",
+    `Other methods: 405 method_not_allowed with \`Allow: ${allow}\` (#/components/responses/MethodNotAllowed).`,
+    // RFC 9745 and RFC 8594 deprecate the resource, so the server marks every answer for it.
+    ...(group.deprecated ? ["The path is deprecated: every response for it, 405 included, carries Deprecation, Sunset and Link."] : []),
+  ];
+  const operations = Object.values(group.operations).map((route) => [route.method.toLowerCase(), operation(route)]);
+  return { description: description.join(" "), ...Object.fromEntries(operations) };
+}
+
+function operation(route: RouteEntry): JsonSchema {
+  const doc = route.doc!;
+  const marks: HeaderName[] = [...(route.deprecated ? DEPRECATION_HEADERS : []), ...(route.stability === "beta" ? BETA_HEADERS : [])];
+  const { success } = doc;
+  return {
+    operationId: route.operationId,
+    tags: [doc.tag],
+    summary: doc.summary,
+    description: [deprecationText(route), doc.description].filter(Boolean).join(" "),
+    ...(route.deprecated ? { deprecated: true, "x-sunset": isoDate(new Date(route.deprecated.sunset)) } : {}),
+    ...(route.stability === "beta" ? { "x-stability": "beta" } : {}),
+    security: route.access === "public" ? [] : [{ [BEARER]: [] }],
+    ...(route.request?.parameters ? { parameters: route.request.parameters.map((parameter) => ({ ...parameter, required: parameter.in === "path" })) } : {}),
+    ...(route.request?.body ? { requestBody: { required: true, content: { "application/json": { schema: { $ref: `#/components/schemas/${route.request.body}` } } } } } : {}),
+    responses: {
+      [String(success.status)]: response(success.description, success.schema, [...(success.headers ?? []), ...marks]),
+      ...errorResponses(answers(route) satisfies ErrorResponseName[], marks),
+    },
+  };
+}
+
+function deprecationText(route: RouteEntry): string {
+  const deprecation = route.deprecated;
+  if (!deprecation) return "";
+  const since = isoDate(new Date(deprecation.since * 1000));
+  const sunset = isoDate(new Date(deprecation.sunset));
+  return (
+    `Deprecated since ${since}; removed on ${sunset} (Sunset: ${deprecation.sunset}). ` +
+    `Use ${deprecation.successorText} instead. Every response carries Deprecation, Sunset and Link.`
+  );
+}

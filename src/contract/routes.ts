@@ -1,0 +1,285 @@
+// Every operation of the server once: the router registers these, the guard reads who may call
+// each and which headers mark it, and the OpenAPI document is generated from them. A new endpoint
+// is one entry here, one handler in src/server/app.ts and its tests. Free of zod and h3.
+import {
+  API_PREFIX,
+  GET_PET_DEPRECATED_AT,
+  GET_PET_SUNSET_HTTP_DATE,
+  HEALTH_PATH,
+  LIST_LIMIT_DEFAULT,
+  LIST_LIMIT_MAX,
+  LIST_LIMIT_MIN,
+} from "./constants.js";
+import type { ErrorResponseName, HeaderName } from "./openapi-responses.js";
+
+export type JsonSchema = Record<string, unknown>;
+export type Method = "GET" | "POST" | "DELETE";
+
+/** The value of `X-API-Stability` on every answer of a beta operation. */
+export const BETA_MARKER = "beta";
+
+/** Who may call an operation: anyone, any valid key, or an admin key only. */
+export type Access = "public" | "key" | "admin";
+
+/** RFC 9745 and RFC 8594: deprecated since, removed at, and what replaces it. */
+export interface Deprecation {
+  /** Unix seconds. */
+  since: number;
+  /** An HTTP date. */
+  sunset: string;
+  /** The replacement's path under the API prefix, sent as `Link: <...>; rel="successor-version"`. */
+  successor: string;
+  /** The replacement in words, for the document. */
+  successorText: string;
+}
+
+export interface Parameter {
+  name: string;
+  in: "query" | "path";
+  description: string;
+  schema: JsonSchema;
+}
+
+export interface SuccessResponse {
+  status: 200 | 201 | 204;
+  description: string;
+  /** The body's schema; none for 204. */
+  schema?: JsonSchema;
+  headers?: HeaderName[];
+}
+
+/** What the OpenAPI document says of an operation beyond what the guard and router need. */
+export interface OperationDoc {
+  tag: "pets" | "keys" | "meta";
+  summary: string;
+  /** A deprecated operation's description starts with its dates and replacement. */
+  description?: string;
+  success: SuccessResponse;
+  /** The errors of this operation itself; the ones every operation shares are added by answers(). */
+  errors?: ErrorResponseName[];
+}
+
+export interface RouteEntry {
+  operationId: string;
+  method: Method;
+  /** Relative to the API prefix, as in the document: `/pets/{petId}`. */
+  path: string;
+  /** Outside the API prefix and out of the document (GET /healthz). */
+  outsideApi?: boolean;
+  access: Access;
+  /** Not counted against any rate limit, and without rate-limit headers. */
+  unlimited?: boolean;
+  stability: "stable" | "beta";
+  deprecated?: Deprecation;
+  request?: { body?: string; parameters?: Parameter[] };
+  /** Absent: not an API operation, not in the document. */
+  doc?: OperationDoc;
+}
+
+const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+const query = (name: string, description: string, schema: JsonSchema): Parameter => ({ name, in: "query", description, schema });
+
+export const ROUTES = [
+  {
+    operationId: "health",
+    method: "GET",
+    path: HEALTH_PATH,
+    outsideApi: true,
+    access: "public",
+    unlimited: true,
+    stability: "stable",
+  },
+  {
+    operationId: "listPets",
+    method: "GET",
+    path: "/pets",
+    access: "key",
+    stability: "stable",
+    request: {
+      parameters: [
+        query("limit", "Maximum number of pets to return.", {
+          type: "integer",
+          minimum: LIST_LIMIT_MIN,
+          maximum: LIST_LIMIT_MAX,
+          default: LIST_LIMIT_DEFAULT,
+        }),
+        query("status", "Only pets with this status.", schemaRef("PetStatus")),
+        query("cursor", "Opaque: take it from the `Link` of the previous page.", { type: "string" }),
+      ],
+    },
+    doc: {
+      tag: "pets",
+      summary: "List pets, a page at a time",
+      description: "Pets ordered by id. When more follow, `Link` carries the URL of the next page.",
+      success: { status: 200, description: "A page of pets.", schema: schemaRef("Pets"), headers: ["Link-Next"] },
+      errors: ["InvalidParameter"],
+    },
+  },
+  {
+    operationId: "createPet",
+    method: "POST",
+    path: "/pets",
+    access: "key",
+    stability: "stable",
+    request: { body: "NewPet" },
+    doc: {
+      tag: "pets",
+      summary: "Add a pet",
+      description: "Answers 201 only once the pet is on disk. A pet sent without `status` is `available`.",
+      success: { status: 201, description: "The pet, with the id the service assigned.", schema: schemaRef("Pet"), headers: ["Location"] },
+    },
+  },
+  {
+    operationId: "getPet",
+    method: "GET",
+    path: "/pets/{petId}",
+    access: "key",
+    stability: "stable",
+    deprecated: {
+      since: GET_PET_DEPRECATED_AT,
+      sunset: GET_PET_SUNSET_HTTP_DATE,
+      successor: "/pets",
+      successorText: "GET /pets with the status filter",
+    },
+    request: {
+      parameters: [
+        { name: "petId", in: "path", description: "The pet's id.", schema: { type: "integer", format: "int64", minimum: 1 } },
+      ],
+    },
+    doc: {
+      tag: "pets",
+      summary: "Get a pet by id (deprecated)",
+      success: { status: 200, description: "The pet.", schema: schemaRef("Pet") },
+      errors: ["InvalidParameter", "NotFound"],
+    },
+  },
+  {
+    operationId: "listKeys",
+    method: "GET",
+    path: "/keys",
+    access: "admin",
+    stability: "stable",
+    doc: {
+      tag: "keys",
+      summary: "List every API key (admin)",
+      description: "Without secrets or hashes.",
+      success: { status: 200, description: "Every key.", schema: { type: "array", items: schemaRef("KeyView") } },
+    },
+  },
+  {
+    operationId: "createKey",
+    method: "POST",
+    path: "/keys",
+    access: "admin",
+    stability: "stable",
+    request: { body: "NewKey" },
+    doc: {
+      tag: "keys",
+      summary: "Create an API key (admin)",
+      description: "The secret is in this response and nowhere else.",
+      success: { status: 201, description: "The key, with its secret.", schema: schemaRef("CreatedKey"), headers: ["Location"] },
+    },
+  },
+  {
+    operationId: "revokeKey",
+    method: "DELETE",
+    path: "/keys/{id}",
+    access: "admin",
+    stability: "stable",
+    request: { parameters: [{ name: "id", in: "path", description: "The key's id.", schema: { type: "string" } }] },
+    doc: {
+      tag: "keys",
+      summary: "Revoke an API key (admin)",
+      description: "The key is refused from the next request on.",
+      success: { status: 204, description: "Revoked." },
+      errors: ["NotFound"],
+    },
+  },
+  {
+    operationId: "getOpenApi",
+    method: "GET",
+    path: "/openapi.json",
+    access: "public",
+    stability: "stable",
+    doc: {
+      tag: "meta",
+      summary: "This document",
+      description: "Served without a key; still counted against the caller's rate limit.",
+      success: {
+        status: 200,
+        description: "The OpenAPI 3.1 document.",
+        schema: {
+          type: "object",
+          properties: { openapi: { type: "string", pattern: "^3\\.1\\." }, info: { type: "object" }, paths: { type: "object" } },
+          required: ["openapi", "info", "paths"],
+        },
+      },
+    },
+  },
+] as const satisfies readonly RouteEntry[];
+
+export type OperationId = (typeof ROUTES)[number]["operationId"];
+
+/** One router path and the operations on it, with what the guard needs for any method on it. */
+export interface PathRoutes {
+  /** `/v1/pets/:petId`: h3's syntax, prefix included. */
+  routerPath: string;
+  /** `/pets/{petId}`: the document's. */
+  path: string;
+  operations: Partial<Record<Method, RouteEntry>>;
+  /** The Allow header: the methods, with HEAD wherever GET is. */
+  allow: string[];
+  /** For a method the path does not have (405): every operation is public. */
+  public: boolean;
+  /** For a 405 too: set when every operation on the path is deprecated, RFC 9745 deprecating the resource. */
+  deprecated?: Deprecation;
+  unlimited: boolean;
+}
+
+/** The routes grouped by path, in table order. */
+export function groupByPath(routes: readonly RouteEntry[] = ROUTES): PathRoutes[] {
+  const groups = new Map<string, RouteEntry[]>();
+  for (const route of routes) groups.set(route.path, [...(groups.get(route.path) ?? []), route]);
+  return [...groups.values()].map((entries) => {
+    const first = entries[0]!;
+    const allDeprecated = entries.every((entry) => entry.deprecated !== undefined);
+    return {
+      routerPath: `${first.outsideApi ? "" : API_PREFIX}${first.path.replace(/\{(\w+)\}/g, ":$1")}`,
+      path: first.path,
+      operations: Object.fromEntries(entries.map((entry) => [entry.method, entry])),
+      allow: allowedMethods(entries.map((entry) => entry.method)),
+      public: entries.every((entry) => entry.access === "public"),
+      ...(allDeprecated ? { deprecated: first.deprecated } : {}),
+      unlimited: entries.every((entry) => entry.unlimited === true),
+    };
+  });
+}
+
+/** The query parameters an operation accepts, e.g. ["limit", "status", "cursor"]: any other is a 400. */
+export function queryParameters(operationId: OperationId): string[] {
+  const route: RouteEntry | undefined = ROUTES.find((entry) => entry.operationId === operationId);
+  return (route?.request?.parameters ?? []).filter((parameter) => parameter.in === "query").map((parameter) => parameter.name);
+}
+
+/** The Allow header for a path's methods: HEAD is served wherever GET is. */
+export function allowedMethods(methods: readonly string[]): string[] {
+  const allowed = methods.map((method) => method.toUpperCase());
+  if (allowed.includes("GET")) allowed.splice(allowed.indexOf("GET") + 1, 0, "HEAD");
+  return allowed;
+}
+
+/**
+ * Every error an operation can answer: its own, then what its request body, its access and the
+ * guard add (401 without a valid key, 403 without an admin key, 429, and 500 and 503 anywhere).
+ */
+export function answers(route: RouteEntry): ErrorResponseName[] {
+  return [
+    ...(route.doc?.errors ?? []),
+    ...(route.request?.body ? (["InvalidBody", "PayloadTooLarge", "UnsupportedMediaType"] as const) : []),
+    ...(route.access === "admin" ? (["Forbidden"] as const) : []),
+    ...(route.access === "public" ? [] : (["Unauthorized"] as const)),
+    "TooManyRequests",
+    "InternalError",
+    "StorageUnavailable",
+  ];
+}
