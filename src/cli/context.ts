@@ -1,4 +1,8 @@
 import { homedir } from "node:os";
+import { configFilePath, fileConfigStore, type ConfigStore } from "./config-file.js";
+// Types only: the HTTP client and undici are loaded by the first request, never at start-up.
+import type { ApiClient, Method, RequestOptions, Transport } from "./http.js";
+import type { Settings } from "./settings.js";
 
 /** Somewhere text goes: process.stdout in production, a buffer in tests. */
 export interface TextSink {
@@ -20,53 +24,85 @@ export interface CliContext {
   io: CliIO;
   env: Readonly<Record<string, string | undefined>>;
   now: () => number;
-  homedir: string;
   /** Waits; tests pass one that records the delay instead of sleeping. */
   sleep: (ms: number) => Promise<void>;
   /** Uniform in [0, 1): jitter for backoff. */
   random: () => number;
+  /** An API client for these settings; the command closes it (see withClient). */
+  http: (settings: Settings) => ApiClient;
+  /** The config file: base URL and key, per profile. */
+  config: ConfigStore;
 }
+
+/** The parts of a context that an API client's retries and messages need. */
+export type ClientBase = Pick<CliContext, "io" | "now" | "sleep" | "random">;
 
 export function createProcessContext(): CliContext {
   // `petstore pets list | head -1`: a closed pipe ends the output, not the process with a stack trace.
   for (const stream of [process.stdout, process.stderr]) stream.on("error", ignoreClosedPipe);
-  const forced = forcedTTY(process.env.PETSTORE_FORCE_TTY);
-  return {
+  const base: ClientBase = {
     io: {
       stdout: process.stdout,
       stderr: process.stderr,
       readStdin: () => readAll(process.stdin),
       isStdinTTY: process.stdin.isTTY === true,
-      isStdoutTTY: forced?.stdout ?? process.stdout.isTTY === true,
-      isStderrTTY: forced?.stderr ?? process.stderr.isTTY === true,
+      isStdoutTTY: process.stdout.isTTY === true,
+      isStderrTTY: process.stderr.isTTY === true,
     },
-    env: process.env,
     now: () => Date.now(),
-    homedir: homedir(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     random: Math.random,
+  };
+  return {
+    ...base,
+    env: process.env,
+    http: httpFactory(base, async (settings) => (await import("./internal/undici-transport.js")).undiciTransport(settings)),
+    config: fileConfigStore(configFilePath(process.env, homedir())),
   };
 }
 
 /**
- * A testing aid: PETSTORE_FORCE_TTY=1 makes the CLI behave as if stdout and stderr were
- * terminals (tables, colour, progress), `stdout` or `stderr` forces one, `0` forces neither.
+ * The `http` of a context: clients whose retries and verbose lines go to the context's stderr,
+ * over the transport `transportFor` gives (undici here, an in-memory API in tests).
  */
-export function forcedTTY(value: string | undefined): { stdout: boolean; stderr: boolean } | undefined {
-  switch (value) {
-    case "1":
-    case "true":
-      return { stdout: true, stderr: true };
-    case "0":
-    case "false":
-      return { stdout: false, stderr: false };
-    case "stdout":
-      return { stdout: true, stderr: false };
-    case "stderr":
-      return { stdout: false, stderr: true };
-    default:
-      return undefined;
+export function httpFactory(base: ClientBase, transportFor: (settings: Settings) => Promise<Transport>): CliContext["http"] {
+  return (settings) =>
+    lazyClient(async () => {
+      const [{ createApiClient }, { httpReporter }, { stderrOf }, { describeSources }] = await Promise.all([
+        import("./http.js"),
+        import("./output/http-log.js"),
+        import("./output/stream.js"),
+        import("./settings.js"),
+      ]);
+      const stderr = stderrOf(base, settings);
+      if (settings.verbose) stderr.write(`${describeSources(settings)}\n`);
+      const hooks = httpReporter(stderr, settings);
+      return createApiClient(settings, { ...hooks, transport: await transportFor(settings), now: base.now, sleep: base.sleep, random: base.random });
+    });
+}
+
+/** Runs `use` with a client for these settings and closes its connections afterwards, so the process can exit. */
+export async function withClient<T>(ctx: Pick<CliContext, "http">, settings: Settings, use: (api: ApiClient) => Promise<T>): Promise<T> {
+  const api = ctx.http(settings);
+  try {
+    return await use(api);
+  } finally {
+    await api.close();
   }
+}
+
+/** A client that loads itself on its first request, so commands that never send one never load it. */
+function lazyClient(load: () => Promise<ApiClient>): ApiClient {
+  let loading: Promise<ApiClient> | undefined;
+  return {
+    async request<T>(method: Method, target: string, options?: RequestOptions) {
+      loading ??= load();
+      return (await loading).request<T>(method, target, options);
+    },
+    async close() {
+      if (loading) await (await loading).close();
+    },
+  };
 }
 
 function ignoreClosedPipe(error: NodeJS.ErrnoException): void {

@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { fileConfigStore } from "../../src/cli/config-file.js";
 import { UsageError } from "../../src/cli/errors.js";
 import { DEFAULT_BASE_URL, describeSources, resolveSettings, type GlobalFlags } from "../../src/cli/settings.js";
 
@@ -22,7 +23,7 @@ beforeAll(async () => {
 });
 
 const resolve = (flags: GlobalFlags, env: Record<string, string | undefined> = {}) =>
-  resolveSettings(flags, { env: { PETSTORE_CONFIG: configPath, ...env }, homedir: "/nowhere" });
+  resolveSettings(flags, { env, config: fileConfigStore(configPath) });
 
 describe("resolveSettings: a flag, then the environment, then the config file, then the default", () => {
   it.each([
@@ -50,7 +51,7 @@ describe("resolveSettings: a flag, then the environment, then the config file, t
   });
 
   it("falls back to the default base URL without a config file", async () => {
-    const settings = await resolveSettings({}, { env: { PETSTORE_CONFIG: join(tmpdir(), "absent-petstore.json") }, homedir: "/x" });
+    const settings = await resolveSettings({}, { env: {}, config: fileConfigStore(join(tmpdir(), "absent-petstore.json")) });
     expect(settings).toMatchObject({ baseUrl: DEFAULT_BASE_URL, apiKey: undefined, timeoutMs: 10_000, retries: 3, json: false, verbose: false, color: true });
   });
 

@@ -1,4 +1,5 @@
 // Flag and argument checks shared by the verbs. Each throws UsageError (exit 2) before any request.
+import { characterCount } from "../../contract/values.js";
 import { UsageError } from "../errors.js";
 
 /** Parses an integer flag in [min, max]; absent means the fallback. */
@@ -23,11 +24,14 @@ export function idValue(name: string, value: string): number {
   return integerFlag(name, value, undefined, 1, Number.MAX_SAFE_INTEGER) as number;
 }
 
-/** A text flag that must not be blank and has a maximum length. */
+/**
+ * A text flag that must not be blank and has a maximum length, counted as the server counts it
+ * (code points: an emoji is one character), so the client never refuses what the server accepts.
+ */
 export function textFlag(name: string, value: string | undefined, maxLength: number): string | undefined {
   if (value === undefined) return undefined;
   if (value.trim() === "") throw new UsageError(`${name} must not be empty`);
-  if (value.length > maxLength) throw new UsageError(`${name} must be at most ${maxLength} characters`);
+  if (characterCount(value) > maxLength) throw new UsageError(`${name} must be at most ${maxLength} characters`);
   return value;
 }
 

@@ -1,6 +1,8 @@
-// A CliContext for in-process tests: buffers instead of streams, a chosen TTY flag,
-// a sleep that records instead of waiting.
-import type { CliContext } from "../../../src/cli/context.js";
+// A CliContext for in-process tests: buffers instead of streams, a chosen TTY flag, a sleep
+// that records instead of waiting, and the API in memory (its answers held to the OpenAPI document).
+import { configFilePath, fileConfigStore } from "../../../src/cli/config-file.js";
+import { httpFactory, type CliContext, type ClientBase } from "../../../src/cli/context.js";
+import { inMemoryApi, type InMemoryApi } from "./in-memory-api.js";
 
 export interface TestContextOptions {
   env?: Record<string, string | undefined>;
@@ -8,9 +10,12 @@ export interface TestContextOptions {
   isStderrTTY?: boolean;
   isStdinTTY?: boolean;
   stdin?: string;
+  /** Where the default config path (~/.config/petstore/config.json) is, when PETSTORE_CONFIG is unset. */
   homedir?: string;
   now?: () => number;
   random?: () => number;
+  /** The API the commands talk to; by default one that fails every request (none expected). */
+  api?: InMemoryApi;
 }
 
 export interface TestContext {
@@ -25,7 +30,8 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
   let stdout = "";
   let stderr = "";
   const sleeps: number[] = [];
-  const ctx: CliContext = {
+  const env = options.env ?? {};
+  const base: ClientBase = {
     io: {
       stdout: { write: (chunk: string) => (stdout += chunk) },
       stderr: { write: (chunk: string) => (stderr += chunk) },
@@ -34,13 +40,24 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
       isStdoutTTY: options.isStdoutTTY ?? false,
       isStderrTTY: options.isStderrTTY ?? false,
     },
-    env: options.env ?? {},
     now: options.now ?? (() => Date.now()),
-    homedir: options.homedir ?? "/nonexistent-home",
     sleep: async (ms) => {
       sleeps.push(ms);
     },
     random: options.random ?? (() => 0.5),
   };
+  const api = options.api ?? noRequestsExpected();
+  const ctx: CliContext = {
+    ...base,
+    env,
+    http: httpFactory(base, async () => api.transport),
+    config: fileConfigStore(configFilePath(env, options.homedir ?? "/nonexistent-home")),
+  };
   return { ctx, stdout: () => stdout, stderr: () => stderr, sleeps };
+}
+
+function noRequestsExpected(): InMemoryApi {
+  return inMemoryApi((request) => {
+    throw new Error(`no request was expected, got ${request.method} ${request.path}`);
+  });
 }

@@ -1,7 +1,8 @@
 import { Command } from "commander";
-import type { CliContext } from "../../context.js";
+import { withClient, type CliContext } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { withExamples } from "../../internal/help.js";
+import { printOutcome, type Outcome } from "../../output/outcome.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
 
 export interface RevokeOptions {
@@ -16,14 +17,13 @@ export function revokeCommand(ctx: CliContext): Command {
     .action(async (id: string, _flags: unknown, self: Command) => {
       if (id.trim() === "") throw new UsageError("<id> must not be empty");
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
-      await runRevoke({ settings, id }, ctx);
+      printOutcome(await runRevoke({ settings, id }, ctx), ctx, settings);
     });
   return withExamples(command, "petstore keys revoke key_123");
 }
 
-export async function runRevoke(options: RevokeOptions, ctx: CliContext): Promise<void> {
-  const { withApiClient } = await import("../../http.js");
-  await withApiClient(options.settings, ctx, (api) => api.request("DELETE", `/keys/${encodeURIComponent(options.id)}`));
+export async function runRevoke(options: RevokeOptions, ctx: CliContext): Promise<Outcome> {
+  await withClient(ctx, options.settings, (api) => api.request("DELETE", `/keys/${encodeURIComponent(options.id)}`));
   // Like gh: a confirmation for people, silence (and exit code 0) for scripts.
-  if (ctx.io.isStderrTTY) ctx.io.stderr.write(`Revoked key ${options.id}.\n`);
+  return { kind: "changed", message: `Revoked key ${options.id}.` };
 }
