@@ -8,6 +8,7 @@ import { profileOf, type ConfigStore, type Profile } from "./config-file.js";
 import type { CliContext } from "./context.js";
 import { UsageError } from "./errors.js";
 import { integerFlag } from "./internal/flags.js";
+import { pairingProblem, type Origin } from "./internal/key-pairing.js";
 import { checkDb, checkRedis } from "./internal/serve-checks.js";
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:3000/v1";
@@ -71,16 +72,24 @@ export function globalFlagsOf(command: Command): GlobalFlags {
 
 /** The profile chosen with --env or PETSTORE_ENV, if any. */
 export function resolveEnvName(flags: GlobalFlags, ctx: Pick<CliContext, "env">): string | undefined {
+  return chosenProfile(flags, ctx)?.value;
+}
+
+function chosenProfile(flags: GlobalFlags, ctx: Pick<CliContext, "env">): Picked<"flag" | "environment"> | undefined {
   const envName = firstSet(["flag", flags.env], ["environment", ctx.env.PETSTORE_ENV]);
   if (envName !== undefined && !ENV_NAME.test(envName.value)) {
     throw new UsageError(`--env must be a name of letters, digits, ".", "_" or "-", got "${envName.value}"`);
   }
-  return envName?.value;
+  return envName;
 }
 
-/** The settings of a client command; the config file's layer is the --env profile, else its top level. */
+/**
+ * The settings of a client command; the config file's layer is the --env profile, else its top
+ * level. A base URL and a key that were not set together are refused (see key-pairing.ts).
+ */
 export async function resolveSettings(flags: GlobalFlags, ctx: Pick<CliContext, "env" | "config">): Promise<Settings> {
-  const envName = resolveEnvName(flags, ctx);
+  const chosen = chosenProfile(flags, ctx);
+  const envName = chosen?.value;
   const profile = await readProfile(ctx.config, envName);
   const fromFile = "config file" as const;
   const baseUrl = firstSet(["flag", flags.baseUrl], ["environment", ctx.env.PETSTORE_BASE_URL], [fromFile, profile.baseUrl]) ?? {
@@ -89,8 +98,15 @@ export async function resolveSettings(flags: GlobalFlags, ctx: Pick<CliContext, 
   };
   const apiKey = firstSet(["flag", flags.apiKey], ["environment", ctx.env.PETSTORE_API_KEY], [fromFile, profile.apiKey]);
   if (apiKey?.value === "") throw new UsageError("--api-key must not be empty; to send no key, leave it out");
+  const checkedUrl = checkBaseUrl(baseUrl.value, baseUrl.source);
+  const problem = pairingProblem({
+    baseUrl: { value: checkedUrl, origin: originOf(baseUrl.source, envName) },
+    apiKey: apiKey === undefined ? undefined : originOf(apiKey.source, envName),
+    profile: chosen === undefined ? undefined : { name: chosen.value, chosenBy: chosen.source === "flag" ? "--env" : "PETSTORE_ENV" },
+  });
+  if (problem) throw new UsageError(problem);
   return {
-    baseUrl: checkBaseUrl(baseUrl.value, baseUrl.source),
+    baseUrl: checkedUrl,
     apiKey: apiKey?.value,
     envName,
     json: flags.json === true,
@@ -158,6 +174,13 @@ function tlsOf(flags: ServeFlags): ServeTls | undefined {
     return { certFile: flags.cert, keyFile: flags.key };
   }
   return flags.https === true ? { selfSigned: true } : undefined;
+}
+
+function originOf(source: Exclude<Source, "default">, envName: string | undefined): Exclude<Origin, "default">;
+function originOf(source: Source, envName: string | undefined): Origin;
+function originOf(source: Source, envName: string | undefined): Origin {
+  if (source !== "config file") return source;
+  return envName === undefined ? "top level" : "profile";
 }
 
 async function readProfile(config: ConfigStore, envName: string | undefined): Promise<Profile> {
