@@ -32,6 +32,13 @@ export interface CliContext {
   http: (settings: Settings) => ApiClient;
   /** The config file: base URL and key, per profile. */
   config: ConfigStore;
+  /** Questions to the person at the terminal; ask only when io.isStdinTTY and io.isStderrTTY. */
+  prompt: Prompter;
+}
+
+export interface Prompter {
+  /** Asks a yes/no question; true only for an explicit yes. */
+  confirm(question: string): Promise<boolean>;
 }
 
 /** The parts of a context that an API client's retries and messages need. */
@@ -58,6 +65,9 @@ export function createProcessContext(): CliContext {
     env: process.env,
     http: httpFactory(base, async (settings) => (await import("./internal/undici-transport.js")).undiciTransport(settings)),
     config: fileConfigStore(configFilePath(process.env, homedir())),
+    prompt: {
+      confirm: async (question) => (await import("./internal/terminal-prompt.js")).confirmOnTerminal(question),
+    },
   };
 }
 

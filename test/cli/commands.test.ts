@@ -18,7 +18,7 @@ async function run(argv: string[], script: Script, options: TestContextOptions =
     env: { PETSTORE_BASE_URL: BASE_URL, PETSTORE_API_KEY: "ps_test", PETSTORE_CONFIG: "/nonexistent/c.json", ...options.env },
   });
   const code = await main(argv, test.ctx);
-  return { code, stdout: test.stdout(), stderr: test.stderr(), sleeps: test.sleeps, requests: api.requests };
+  return { code, stdout: test.stdout(), stderr: test.stderr(), sleeps: test.sleeps, requests: api.requests, questions: test.questions };
 }
 
 const pet = (id: number) => ({ id, name: `pet${id}`, categoryId: 1, status: "available" });
@@ -33,7 +33,7 @@ describe("exit codes and error lines", () => {
     { argv: ["pets", "list"], status: 400, code: "invalid_parameter", exit: 1 },
     { argv: ["pets", "list"], status: 401, code: "unauthorized", exit: 3 },
     { argv: ["keys", "list"], status: 403, code: "forbidden", exit: 3 },
-    { argv: ["keys", "revoke", "key_1"], status: 404, code: "not_found", exit: 4 },
+    { argv: ["pets", "get", "7"], status: 404, code: "not_found", exit: 4, headers: GET_PET_DEPRECATION },
     { argv: ["pets", "list"], status: 429, code: "rate_limited", exit: 5, headers: { "retry-after": "1" } },
     { argv: ["pets", "list"], status: 500, code: "internal_error", exit: 1 },
     { argv: ["pets", "list"], status: 503, code: "storage_unavailable", exit: 1, headers: { "retry-after": "1" } },
@@ -41,7 +41,7 @@ describe("exit codes and error lines", () => {
     const result = await run([...argv, "--retries", "0"], [apiError(status, code, "it went wrong", headers)]);
     expect(result.code).toBe(exit);
     expect(result.stdout).toBe("");
-    expect(result.stderr.split("\n")[0]).toBe(`Error: it went wrong (${code}, HTTP ${status})`);
+    expect(result.stderr.split("\n").find((line) => line.startsWith("Error: "))).toBe(`Error: it went wrong (${code}, HTTP ${status})`);
   });
 
   it("prints the Error object as JSON on stderr with --json, and no hint", async () => {
@@ -201,13 +201,66 @@ describe("pets add and keys", () => {
     const none = await run(["keys", "list"], [{ status: 200, body: [] }], { isStdoutTTY: true });
     expect(none).toMatchObject({ code: 0, stdout: "", stderr: "No keys found.\n" });
   });
+});
 
-  it("revokes with DELETE and says so only on a TTY", async () => {
-    const quiet = await run(["keys", "revoke", "key_1"], [{ status: 204 }]);
-    expect(quiet).toMatchObject({ code: 0, stdout: "", stderr: "" });
-    expect(quiet.requests[0]).toMatchObject({ method: "DELETE", path: "/v1/keys/key_1" });
-    const loud = await run(["keys", "revoke", "key_1"], [{ status: 204 }], { isStderrTTY: true });
-    expect(loud.stderr).toBe("Revoked key key_1.\n");
+describe("keys revoke asks first", () => {
+  const TERMINAL = { isStdinTTY: true, isStderrTTY: true };
+  const listed = (...keys: object[]): ScriptedAnswer => ({ status: 200, body: keys });
+  const revokeScript = (request: { method: string }): ScriptedAnswer => (request.method === "GET" ? listed(keyView) : { status: 204 });
+  const methods = (requests: { method: string; path: string }[]) => requests.map((request) => `${request.method} ${request.path}`);
+  const question = 'Revoke key key_1 "ci" (ps_abc123…, pro plan)? It stops working at once.';
+
+  it("without a terminal, needs --yes: exit 2 and nothing sent", async () => {
+    const result = await run(["keys", "revoke", "key_1"], revokeScript, { isStderrTTY: true });
+    expect(result).toMatchObject({ code: 2, stdout: "", requests: [] });
+    expect(result.stderr).toMatch(/^Error: keys revoke asks before it revokes, and there is no terminal to ask on; add --yes to revoke key_1\n/);
+  });
+
+  it("with --yes, fetches the record, revokes with DELETE, and is silent when piped", async () => {
+    const result = await run(["keys", "revoke", "key_1", "--yes"], revokeScript);
+    expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    expect(methods(result.requests)).toEqual(["GET /v1/keys", "DELETE /v1/keys/key_1"]);
+  });
+
+  it("on a terminal, names the record (id, name, prefix, plan) and revokes on yes", async () => {
+    const result = await run(["keys", "revoke", "key_1"], revokeScript, { ...TERMINAL, answers: [true] });
+    expect(result.questions).toEqual([question]);
+    expect(methods(result.requests)).toEqual(["GET /v1/keys", "DELETE /v1/keys/key_1"]);
+    expect(result).toMatchObject({ code: 0, stderr: "Revoked key key_1.\n" });
+  });
+
+  it("on a terminal, sends nothing on no, and exits 2", async () => {
+    const result = await run(["keys", "revoke", "key_1"], revokeScript, { ...TERMINAL, answers: [false] });
+    expect(methods(result.requests)).toEqual(["GET /v1/keys"]);
+    expect(result).toMatchObject({ code: 2, stdout: "", stderr: "Not revoked: key_1.\n" });
+  });
+
+  it("refuses to revoke the key in use without --yes, even on a terminal, and says so", async () => {
+    const env = { PETSTORE_API_KEY: "ps_abc123TheRestOfTheSecret" };
+    const refused = await run(["keys", "revoke", "key_1"], revokeScript, { ...TERMINAL, answers: [true], env });
+    expect(refused).toMatchObject({ code: 2, questions: [] });
+    expect(methods(refused.requests)).toEqual(["GET /v1/keys"]);
+    expect(refused.stderr).toMatch(/^Error: key key_1 "ci" \(ps_abc123…, pro plan\) is the key this command is using: revoking it locks you out\. Add --yes to revoke it anyway\.\n/);
+    const forced = await run(["keys", "revoke", "key_1", "--yes"], revokeScript, { ...TERMINAL, env });
+    expect(methods(forced.requests)).toEqual(["GET /v1/keys", "DELETE /v1/keys/key_1"]);
+    expect(forced.stderr).toBe("Revoked key key_1 (the key this command used).\n");
+  });
+
+  it("exits 4 for an id the list does not have, and revokes nothing", async () => {
+    const result = await run(["keys", "revoke", "key_nope", "--yes"], revokeScript);
+    expect(result.code).toBe(4);
+    expect(methods(result.requests)).toEqual(["GET /v1/keys"]);
+    expect(result.stderr).toBe("Error: no key with id key_nope (not_found, HTTP 404)\n`petstore keys list` shows the ids; nothing was revoked.\n");
+  });
+
+  it.each([
+    [["keys", "revoke", "ps_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0f", "--yes"], "key ids look like key_…"],
+    [["pets", "get", "ps_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0f"], "ids are what `petstore pets list` shows"],
+  ])("refuses a secret where an id is expected, without sending or echoing it: %j", async (argv, hint) => {
+    const result = await run(argv, revokeScript, TERMINAL);
+    expect(result).toMatchObject({ code: 2, stdout: "", requests: [] });
+    expect(result.stderr).toContain("looks like an API key (ps_…), not an id, so it was not sent; " + hint);
+    expect(result.stderr).not.toContain("Ab3dEf6h");
   });
 });
 

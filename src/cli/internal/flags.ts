@@ -21,7 +21,20 @@ export function integerFlag(
 
 /** A record id: a positive integer (int64 within JavaScript's safe range). */
 export function idValue(name: string, value: string): number {
+  refuseSecret(name, value);
   return integerFlag(name, value, undefined, 1, Number.MAX_SAFE_INTEGER) as number;
+}
+
+// The shape of an API key (`ps_` and key characters), as the server's log redaction knows it.
+const KEY_SHAPED = /ps_[0-9A-Za-z_]{8,}/;
+
+/**
+ * Refuses an argument that looks like an API key where an id is expected: it would go into a
+ * URL (and so into proxy and server logs). The message does not repeat it, so it stays off the
+ * screen and out of CI logs too.
+ */
+export function refuseSecret(name: string, value: string, hint = "ids are what `petstore pets list` shows"): void {
+  if (KEY_SHAPED.test(value)) throw new UsageError(`${name} looks like an API key (ps_…), not an id, so it was not sent; ${hint}`);
 }
 
 /**

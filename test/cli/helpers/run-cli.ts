@@ -22,8 +22,11 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   /** Written to stdin, which is then closed. */
   input?: string;
-  /** The streams that behave as terminals (true: stdout and stderr), set by a preload: see force-tty.mjs. */
-  tty?: boolean | "stdout" | "stderr";
+  /**
+   * The streams that behave as terminals, set by a preload (see force-tty.mjs): true for stdout
+   * and stderr, "terminal" for stdin too (a person could be asked; the test must not let it ask).
+   */
+  tty?: boolean | "stdout" | "stderr" | "terminal";
 }
 
 /** A fresh folder to act as HOME, so no test reads the developer's ~/.config. */
@@ -55,7 +58,7 @@ export async function runCli(args: string[], options: RunOptions = {}): Promise<
 
 function ttyPreload(tty: RunOptions["tty"]): string[] {
   if (!tty) return [];
-  const streams = tty === true ? "stdout,stderr" : tty;
+  const streams = tty === true ? "stdout,stderr" : tty === "terminal" ? "stdin,stdout,stderr" : tty;
   return ["--import", `${TTY_PRELOAD.href}?streams=${streams}`];
 }
 

@@ -16,6 +16,8 @@ export interface TestContextOptions {
   random?: () => number;
   /** The API the commands talk to; by default one that fails every request (none expected). */
   api?: InMemoryApi;
+  /** The person at the fake terminal: their answers to the questions, in order. */
+  answers?: boolean[];
 }
 
 export interface TestContext {
@@ -24,6 +26,8 @@ export interface TestContext {
   stderr(): string;
   /** Every delay passed to sleep, in order. */
   sleeps: number[];
+  /** Every question asked on the fake terminal, in order. */
+  questions: string[];
 }
 
 export function createTestContext(options: TestContextOptions = {}): TestContext {
@@ -47,13 +51,24 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
     random: options.random ?? (() => 0.5),
   };
   const api = options.api ?? noRequestsExpected();
+  const questions: string[] = [];
+  const answers = [...(options.answers ?? [])];
   const ctx: CliContext = {
     ...base,
     env,
     http: httpFactory(base, async () => api.transport),
     config: fileConfigStore(configFilePath(env, options.homedir ?? "/nonexistent-home")),
+    prompt: {
+      async confirm(question) {
+        if (!base.io.isStdinTTY || !base.io.isStderrTTY) throw new Error(`asked "${question}" without a terminal`);
+        questions.push(question);
+        const answer = answers.shift();
+        if (answer === undefined) throw new Error(`no answer scripted for "${question}"`);
+        return answer;
+      },
+    },
   };
-  return { ctx, stdout: () => stdout, stderr: () => stderr, sleeps };
+  return { ctx, stdout: () => stdout, stderr: () => stderr, sleeps, questions };
 }
 
 function noRequestsExpected(): InMemoryApi {
