@@ -1,8 +1,8 @@
-import { homedir } from "node:os";
-import { configFilePath, fileConfigStore, type ConfigStore } from "./config-file.js";
-// Types only: the HTTP client and undici are loaded by the first request, never at start-up.
-import type { ApiClient, Method, RequestOptions, Transport } from "./http.js";
-import type { Settings } from "./settings.js";
+// What a command may touch of the world, as types: the real one is built in process-context.ts,
+// a test's in test/cli/helpers/test-context.ts. Kept free of code so every layer can name it.
+import type { ConfigStore } from "./config-file.js";
+import type { ApiClient } from "./http.js";
+import type { Env, Settings } from "./settings.js";
 
 /** Somewhere text goes: process.stdout in production, a buffer in tests. */
 export interface TextSink {
@@ -22,7 +22,7 @@ export interface CliIO {
 /** Every side effect a command may have arrives through this, built once at the edge. */
 export interface CliContext {
   io: CliIO;
-  env: Readonly<Record<string, string | undefined>>;
+  env: Env;
   now: () => number;
   /** Waits; tests pass one that records the delay instead of sleeping. */
   sleep: (ms: number) => Promise<void>;
@@ -44,53 +44,6 @@ export interface Prompter {
 /** The parts of a context that an API client's retries and messages need. */
 export type ClientBase = Pick<CliContext, "io" | "now" | "sleep" | "random">;
 
-export function createProcessContext(): CliContext {
-  // `petstore pets list | head -1`: a closed pipe ends the output, not the process with a stack trace.
-  for (const stream of [process.stdout, process.stderr]) stream.on("error", ignoreClosedPipe);
-  const base: ClientBase = {
-    io: {
-      stdout: process.stdout,
-      stderr: process.stderr,
-      readStdin: () => readAll(process.stdin),
-      isStdinTTY: process.stdin.isTTY === true,
-      isStdoutTTY: process.stdout.isTTY === true,
-      isStderrTTY: process.stderr.isTTY === true,
-    },
-    now: () => Date.now(),
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    random: Math.random,
-  };
-  return {
-    ...base,
-    env: process.env,
-    http: httpFactory(base, async (settings) => (await import("./internal/undici-transport.js")).undiciTransport(settings)),
-    config: fileConfigStore(configFilePath(process.env, homedir())),
-    prompt: {
-      confirm: async (question) => (await import("./internal/terminal-prompt.js")).confirmOnTerminal(question),
-    },
-  };
-}
-
-/**
- * The `http` of a context: clients whose retries and verbose lines go to the context's stderr,
- * over the transport `transportFor` gives (undici here, an in-memory API in tests).
- */
-export function httpFactory(base: ClientBase, transportFor: (settings: Settings) => Promise<Transport>): CliContext["http"] {
-  return (settings) =>
-    lazyClient(async () => {
-      const [{ createApiClient }, { httpReporter }, { stderrOf }, { describeSources }] = await Promise.all([
-        import("./http.js"),
-        import("./output/http-log.js"),
-        import("./output/stream.js"),
-        import("./settings.js"),
-      ]);
-      const stderr = stderrOf(base, settings);
-      if (settings.verbose) stderr.write(`${describeSources(settings)}\n`);
-      const hooks = httpReporter(stderr, settings);
-      return createApiClient(settings, { ...hooks, transport: await transportFor(settings), now: base.now, sleep: base.sleep, random: base.random });
-    });
-}
-
 /** Runs `use` with a client for these settings and closes its connections afterwards, so the process can exit. */
 export async function withClient<T>(ctx: Pick<CliContext, "http">, settings: Settings, use: (api: ApiClient) => Promise<T>): Promise<T> {
   const api = ctx.http(settings);
@@ -99,28 +52,4 @@ export async function withClient<T>(ctx: Pick<CliContext, "http">, settings: Set
   } finally {
     await api.close();
   }
-}
-
-/** A client that loads itself on its first request, so commands that never send one never load it. */
-function lazyClient(load: () => Promise<ApiClient>): ApiClient {
-  let loading: Promise<ApiClient> | undefined;
-  return {
-    async request<T>(method: Method, target: string, options?: RequestOptions) {
-      loading ??= load();
-      return (await loading).request<T>(method, target, options);
-    },
-    async close() {
-      if (loading) await (await loading).close();
-    },
-  };
-}
-
-function ignoreClosedPipe(error: NodeJS.ErrnoException): void {
-  if (error.code !== "EPIPE") throw error;
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks).toString("utf8");
 }

@@ -6,7 +6,6 @@ import type { ErrorBody } from "../contract/values.js";
 import { ApiError, type NetworkError } from "./errors.js";
 import { hintForStatus } from "./internal/hints.js";
 import { parseRetryAfter, retryDelay, type AttemptOutcome } from "./internal/retry-policy.js";
-import type { Settings } from "./settings.js";
 
 export type Method = "GET" | "POST" | "DELETE";
 /** Response headers, lower-case names; repeated headers joined with ", ". */
@@ -32,7 +31,13 @@ export interface ApiClient {
   close(): Promise<void>;
 }
 
-export type HttpSettings = Pick<Settings, "baseUrl" | "apiKey" | "timeoutMs" | "retries">;
+/** What the client needs of the settings (settings.ts's Settings has them all). */
+export interface HttpSettings {
+  baseUrl: string;
+  apiKey: string | undefined;
+  timeoutMs: number;
+  retries: number;
+}
 
 /** One request as it goes on the wire. */
 export interface WireRequest {

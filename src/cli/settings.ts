@@ -5,7 +5,6 @@ import type { Command } from "commander";
 import type { ServeOptions, ServeTls } from "../server/serve.js";
 import { parseHttpUrl } from "../support/http-url.js";
 import { profileOf, type ConfigStore, type Profile } from "./config-file.js";
-import type { CliContext } from "./context.js";
 import { UsageError } from "./errors.js";
 import { integerFlag } from "./internal/flags.js";
 import { pairingProblem, type Origin } from "./internal/key-pairing.js";
@@ -61,6 +60,9 @@ export interface Settings {
   sources: { baseUrl: Source; apiKey: Source | undefined };
 }
 
+/** The process environment, or a test's. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
 interface Picked<S extends string> {
   value: string;
   source: S;
@@ -71,11 +73,11 @@ export function globalFlagsOf(command: Command): GlobalFlags {
 }
 
 /** The profile chosen with --env or PETSTORE_ENV, if any. */
-export function resolveEnvName(flags: GlobalFlags, ctx: Pick<CliContext, "env">): string | undefined {
+export function resolveEnvName(flags: GlobalFlags, ctx: { env: Env }): string | undefined {
   return chosenProfile(flags, ctx)?.value;
 }
 
-function chosenProfile(flags: GlobalFlags, ctx: Pick<CliContext, "env">): Picked<"flag" | "environment"> | undefined {
+function chosenProfile(flags: GlobalFlags, ctx: { env: Env }): Picked<"flag" | "environment"> | undefined {
   const envName = firstSet(["flag", flags.env], ["environment", ctx.env.PETSTORE_ENV]);
   if (envName !== undefined && !ENV_NAME.test(envName.value)) {
     throw new UsageError(`--env must be a name of letters, digits, ".", "_" or "-", got "${envName.value}"`);
@@ -87,7 +89,7 @@ function chosenProfile(flags: GlobalFlags, ctx: Pick<CliContext, "env">): Picked
  * The settings of a client command; the config file's layer is the --env profile, else its top
  * level. A base URL and a key that were not set together are refused (see key-pairing.ts).
  */
-export async function resolveSettings(flags: GlobalFlags, ctx: Pick<CliContext, "env" | "config">): Promise<Settings> {
+export async function resolveSettings(flags: GlobalFlags, ctx: { env: Env; config: ConfigStore }): Promise<Settings> {
   const chosen = chosenProfile(flags, ctx);
   const envName = chosen?.value;
   const profile = await readProfile(ctx.config, envName);
@@ -119,7 +121,7 @@ export async function resolveSettings(flags: GlobalFlags, ctx: Pick<CliContext, 
 }
 
 /** `serve`'s options: its flags, then PETSTORE_PORT, PETSTORE_HOST, ..., then the defaults (no config-file layer). */
-export function resolveServeOptions(flags: ServeFlags, ctx: Pick<CliContext, "env">): ServeOptions {
+export function resolveServeOptions(flags: ServeFlags, ctx: { env: Env }): ServeOptions {
   const { env } = ctx;
   const setting = (flag: string | undefined, variable: string | undefined, fallback: string) =>
     (firstSet(["flag", flag], ["environment", variable]) ?? { value: fallback }).value;

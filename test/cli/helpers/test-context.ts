@@ -1,7 +1,8 @@
 // A CliContext for in-process tests: buffers instead of streams, a chosen TTY flag, a sleep
 // that records instead of waiting, and the API in memory (its answers held to the OpenAPI document).
 import { configFilePath, fileConfigStore } from "../../../src/cli/config-file.js";
-import { httpFactory, type CliContext, type ClientBase } from "../../../src/cli/context.js";
+import type { CliContext, ClientBase } from "../../../src/cli/context.js";
+import { httpFactory } from "../../../src/cli/process-context.js";
 import { inMemoryApi, type InMemoryApi } from "./in-memory-api.js";
 
 export interface TestContextOptions {
