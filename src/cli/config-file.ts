@@ -1,5 +1,6 @@
-import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { JsonFileError, readJsonFile, writeFileAtomic } from "../support/json-file.js";
 
 /** What one target (the default, or a named environment) supplies. */
 export interface Profile {
@@ -16,6 +17,15 @@ export interface ConfigData extends Profile {
   profiles?: Record<string, Profile>;
 }
 
+/** Where the config lives, read and written whole; the process's is a file, a test's may be anything. */
+export interface ConfigStore {
+  /** Where it is, for messages ("no environment staging in <path>"). */
+  readonly path: string;
+  /** A missing file is an empty config; a malformed one an error naming the file. */
+  read(): Promise<ConfigData>;
+  write(data: ConfigData): Promise<void>;
+}
+
 /** The keys `config set|get` accept, as typed on the command line, and their field in the file. */
 export const CONFIG_KEYS = { "base-url": "baseUrl", "api-key": "apiKey" } as const;
 export type ConfigKey = keyof typeof CONFIG_KEYS;
@@ -27,33 +37,23 @@ export function configFilePath(env: { PETSTORE_CONFIG?: string; XDG_CONFIG_HOME?
   return join(base, "petstore", "config.json");
 }
 
-/** Reads the config file; a missing file is an empty config, a malformed one an error naming the file. */
-export async function readConfigFile(path: string): Promise<ConfigData> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
-    throw new Error(`cannot read the config file ${path}: ${(error as Error).message}`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`the config file ${path} is not valid JSON: ${(error as Error).message}`);
-  }
-  const problem = checkConfig(data);
-  if (problem) throw new Error(`the config file ${path} is malformed: ${problem}`);
-  return data as ConfigData;
-}
-
-/** Writes the whole file atomically with mode 0600 (it holds API keys), creating its folder. */
-export async function writeConfigFile(path: string, data: ConfigData): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
-  await chmod(temporary, 0o600);
-  await rename(temporary, path);
+/** The config file at `path`: written whole and atomically with mode 0600 (it holds API keys), its folder 0700. */
+export function fileConfigStore(path: string): ConfigStore {
+  return {
+    path,
+    async read() {
+      try {
+        return (await readJsonFile(path, parseConfig)) ?? {};
+      } catch (error) {
+        if (error instanceof JsonFileError) throw new Error(`the config file ${path} ${phrase(error.reason)}`);
+        throw error;
+      }
+    },
+    async write(data) {
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      await writeFileAtomic(path, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
+    },
+  };
 }
 
 export function profileOf(data: ConfigData, envName: string | undefined): Profile | undefined {
@@ -73,6 +73,17 @@ export function withValue(data: ConfigData, envName: string | undefined, key: Co
 export function maskKey(key: string): string {
   if (key.length < 12) return "****";
   return `${key.slice(0, 5)}…${key.slice(-4)}`;
+}
+
+// readJsonFile's reasons ("not valid JSON (…)", "cannot be read (EACCES)", ours) as the end of a sentence.
+function phrase(reason: string): string {
+  return reason.startsWith("not valid JSON") ? `is ${reason}` : reason;
+}
+
+function parseConfig(data: unknown): ConfigData {
+  const problem = checkConfig(data);
+  if (problem) throw new Error(`is malformed: ${problem}`);
+  return data as ConfigData;
 }
 
 function checkConfig(data: unknown): string | undefined {

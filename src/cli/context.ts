@@ -1,4 +1,8 @@
-import { homedir } from "node:os";
+// What a command may touch of the world, as types: the real one is built in process-context.ts,
+// a test's in test/cli/helpers/test-context.ts. Kept free of code so every layer can name it.
+import type { ConfigStore } from "./config-file.js";
+import type { ApiClient } from "./http.js";
+import type { Env, Settings } from "./settings.js";
 
 /** Somewhere text goes: process.stdout in production, a buffer in tests. */
 export interface TextSink {
@@ -18,63 +22,34 @@ export interface CliIO {
 /** Every side effect a command may have arrives through this, built once at the edge. */
 export interface CliContext {
   io: CliIO;
-  env: Readonly<Record<string, string | undefined>>;
+  env: Env;
   now: () => number;
-  homedir: string;
   /** Waits; tests pass one that records the delay instead of sleeping. */
   sleep: (ms: number) => Promise<void>;
   /** Uniform in [0, 1): jitter for backoff. */
   random: () => number;
+  /** An API client for these settings; the command closes it (see withClient). */
+  http: (settings: Settings) => ApiClient;
+  /** The config file: base URL and key, per profile. */
+  config: ConfigStore;
+  /** Questions to the person at the terminal; ask only when io.isStdinTTY and io.isStderrTTY. */
+  prompt: Prompter;
 }
 
-export function createProcessContext(): CliContext {
-  // `petstore pets list | head -1`: a closed pipe ends the output, not the process with a stack trace.
-  for (const stream of [process.stdout, process.stderr]) stream.on("error", ignoreClosedPipe);
-  const forced = forcedTTY(process.env.PETSTORE_FORCE_TTY);
-  return {
-    io: {
-      stdout: process.stdout,
-      stderr: process.stderr,
-      readStdin: () => readAll(process.stdin),
-      isStdinTTY: process.stdin.isTTY === true,
-      isStdoutTTY: forced?.stdout ?? process.stdout.isTTY === true,
-      isStderrTTY: forced?.stderr ?? process.stderr.isTTY === true,
-    },
-    env: process.env,
-    now: () => Date.now(),
-    homedir: homedir(),
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    random: Math.random,
-  };
+export interface Prompter {
+  /** Asks a yes/no question; true only for an explicit yes. */
+  confirm(question: string): Promise<boolean>;
 }
 
-/**
- * A testing aid: PETSTORE_FORCE_TTY=1 makes the CLI behave as if stdout and stderr were
- * terminals (tables, colour, progress), `stdout` or `stderr` forces one, `0` forces neither.
- */
-export function forcedTTY(value: string | undefined): { stdout: boolean; stderr: boolean } | undefined {
-  switch (value) {
-    case "1":
-    case "true":
-      return { stdout: true, stderr: true };
-    case "0":
-    case "false":
-      return { stdout: false, stderr: false };
-    case "stdout":
-      return { stdout: true, stderr: false };
-    case "stderr":
-      return { stdout: false, stderr: true };
-    default:
-      return undefined;
+/** The parts of a context that an API client's retries and messages need. */
+export type ClientBase = Pick<CliContext, "io" | "now" | "sleep" | "random">;
+
+/** Runs `use` with a client for these settings and closes its connections afterwards, so the process can exit. */
+export async function withClient<T>(ctx: Pick<CliContext, "http">, settings: Settings, use: (api: ApiClient) => Promise<T>): Promise<T> {
+  const api = ctx.http(settings);
+  try {
+    return await use(api);
+  } finally {
+    await api.close();
   }
-}
-
-function ignoreClosedPipe(error: NodeJS.ErrnoException): void {
-  if (error.code !== "EPIPE") throw error;
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks).toString("utf8");
 }

@@ -18,7 +18,9 @@ Environment variables:
   serve also reads PETSTORE_PORT, PETSTORE_HOST, PETSTORE_DB, PETSTORE_ADMIN_KEY
   and PETSTORE_SERVE_CONFIG (see petstore serve --help).
   A flag wins over the environment, which wins over the config file (the --env
-  profile, else its top level), which wins over the default.
+  profile, else its top level), which wins over the default. The base URL and the
+  key go in pairs: a key from the environment or a profile is never sent to a base
+  URL from elsewhere (exit 2); to mean it, give both as flags.
 
 Output:
   Data goes to stdout: a table on a terminal, tab-separated lines (no header)

@@ -1,13 +1,11 @@
-// The client side of HTTP: one keep-alive undici Agent per command, timeouts, retries with
-// backoff and Retry-After, and every failure turned into ApiError or NetworkError.
-import { Agent, request } from "undici";
+// The client side of HTTP: retries with backoff and Retry-After, and every failure turned into
+// ApiError or NetworkError. The wire itself (undici, or a test's in-memory API) is a Transport,
+// and everything a person sees about it (verbose lines, retries) goes out through hooks.
 import pkg from "../../package.json" with { type: "json" };
 import type { ErrorBody } from "../contract/values.js";
-import type { CliContext } from "./context.js";
 import { ApiError, type NetworkError } from "./errors.js";
-import { hintForStatus, networkFailure } from "./internal/hints.js";
+import { hintForStatus } from "./internal/hints.js";
 import { parseRetryAfter, retryDelay, type AttemptOutcome } from "./internal/retry-policy.js";
-import { describeSources, type Settings } from "./settings.js";
 
 export type Method = "GET" | "POST" | "DELETE";
 /** Response headers, lower-case names; repeated headers joined with ", ". */
@@ -33,61 +31,77 @@ export interface ApiClient {
   close(): Promise<void>;
 }
 
-export type HttpSettings = Pick<Settings, "baseUrl" | "apiKey" | "timeoutMs" | "retries" | "verbose"> &
-  Partial<Pick<Settings, "envName" | "sources">>;
-type HttpContext = Pick<CliContext, "io" | "now" | "sleep" | "random">;
+/** What the client needs of the settings (settings.ts's Settings has them all). */
+export interface HttpSettings {
+  baseUrl: string;
+  apiKey: string | undefined;
+  timeoutMs: number;
+  retries: number;
+}
 
-type Attempt =
+/** One request as it goes on the wire. */
+export interface WireRequest {
+  method: Method;
+  url: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+/** What one attempt produced: an answer, or a failure without one. */
+export type Attempt =
   | { kind: "answer"; status: number; headers: ResponseHeaders; text: string }
   | { kind: "failure"; error: NetworkError; transient: boolean };
 
-/** Runs `use` with a client and closes its connections afterwards, so the process can exit. */
-export async function withApiClient<T>(settings: HttpSettings, ctx: HttpContext, use: (api: ApiClient) => Promise<T>): Promise<T> {
-  const api = createApiClient(settings, ctx);
-  try {
-    return await use(api);
-  } finally {
-    await api.close();
-  }
+/** Sends one attempt; never throws (a failure is an Attempt too). */
+export interface Transport {
+  send(request: WireRequest): Promise<Attempt>;
+  close(): Promise<void>;
 }
 
-export function createApiClient(settings: HttpSettings, ctx: HttpContext): ApiClient {
-  const agent = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: settings.timeoutMs } });
-  const log = (line: string) => {
-    if (settings.verbose) ctx.io.stderr.write(`${line}\n`);
-  };
-  if (settings.sources) log(describeSources({ baseUrl: settings.baseUrl, envName: settings.envName, sources: settings.sources }));
-  const send = async (method: Method, url: string, body: unknown): Promise<Attempt> => {
-    log(`> ${method} ${url}`);
-    const started = ctx.now();
-    const attempt = await attemptOnce(agent, settings, method, url, body);
-    const result = attempt.kind === "answer" ? `HTTP ${attempt.status}` : attempt.error.message;
-    log(`< ${result} (${ctx.now() - started} ms)`);
+/** What the output layer wants to know; http.ts decides and waits, the hooks only print. */
+export interface HttpHooks {
+  onRequest?(request: WireRequest): void;
+  onAttempt?(attempt: Attempt, elapsedMs: number): void;
+  onRetry?(retry: { delayMs: number; retry: number; of: number; after: Attempt }): void;
+}
+
+export interface HttpDeps extends HttpHooks {
+  transport: Transport;
+  now: () => number;
+  /** Waits; tests pass one that records the delay instead of sleeping. */
+  sleep: (ms: number) => Promise<void>;
+  /** Uniform in [0, 1): jitter for backoff. */
+  random: () => number;
+}
+
+export function createApiClient(settings: HttpSettings, deps: HttpDeps): ApiClient {
+  const send = async (request: WireRequest): Promise<Attempt> => {
+    deps.onRequest?.(request);
+    const started = deps.now();
+    const attempt = await deps.transport.send(request);
+    deps.onAttempt?.(attempt, deps.now() - started);
     return attempt;
   };
   return {
     async request<T>(method: Method, target: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
       const url = resolveTarget(settings.baseUrl, target, options.query);
+      const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+      const wire: WireRequest = { method, url, headers: requestHeaders(settings.apiKey, body !== undefined), body };
       for (let attempt = 0; ; attempt++) {
-        const result = await send(method, url, options.body);
-        const outcome = outcomeOf(result, ctx.now());
-        const delay = retryDelay(method, outcome, attempt, { retries: settings.retries, random: ctx.random });
+        const result = await send(wire);
+        const outcome = outcomeOf(result, deps.now());
+        const delay = retryDelay(method, outcome, attempt, { retries: settings.retries, random: deps.random });
         if (delay === undefined) {
           if (result.kind === "failure") throw result.error;
           options.onResponse?.(result.headers);
-          if (result.status < 200 || result.status > 299) throw apiErrorOf(result, url, outcome.retryAfterMs, settings, ctx.now());
+          if (result.status < 200 || result.status > 299) throw apiErrorOf(result, url, outcome.retryAfterMs, settings, deps.now());
           return { status: result.status, headers: result.headers, body: parseBody(result.text, url) as T, url };
         }
-        if (settings.verbose || ctx.io.isStderrTTY) {
-          const why = result.kind === "answer" ? `HTTP ${result.status}` : result.error.message;
-          // On a terminal, first clear a progress line that may be showing.
-          const clear = ctx.io.isStderrTTY ? "\r\x1b[2K" : "";
-          ctx.io.stderr.write(`${clear}Retrying in ${(delay / 1000).toFixed(1)} s after ${why} (retry ${attempt + 1} of ${settings.retries})\n`);
-        }
-        await ctx.sleep(delay);
+        deps.onRetry?.({ delayMs: delay, retry: attempt + 1, of: settings.retries, after: result });
+        await deps.sleep(delay);
       }
     },
-    close: () => agent.close(),
+    close: () => deps.transport.close(),
   };
 }
 
@@ -100,26 +114,6 @@ export function resolveTarget(baseUrl: string, target: string, query: RequestOpt
   }
   for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, String(value));
   return url.toString();
-}
-
-async function attemptOnce(agent: Agent, settings: HttpSettings, method: Method, url: string, body: unknown): Promise<Attempt> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), settings.timeoutMs);
-  try {
-    const response = await request(url, {
-      dispatcher: agent,
-      method,
-      headers: requestHeaders(settings.apiKey, body !== undefined),
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: controller.signal,
-    });
-    const text = await response.body.text();
-    return { kind: "answer", status: response.statusCode, headers: flattenHeaders(response.headers), text };
-  } catch (error) {
-    return { kind: "failure", ...networkFailure(error, controller.signal.aborted, url, settings) };
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 function requestHeaders(apiKey: string | undefined, hasBody: boolean): Record<string, string> {
@@ -174,10 +168,4 @@ function errorBody(status: number, text: string, url: string): ErrorBody {
 function resetWait(reset: string | undefined, nowMs: number): number | undefined {
   if (reset === undefined || !/^\d+$/.test(reset.trim())) return undefined;
   return Math.max(0, Number(reset) * 1000 - nowMs);
-}
-
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): ResponseHeaders {
-  const flat: ResponseHeaders = {};
-  for (const [name, value] of Object.entries(headers)) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
-  return flat;
 }

@@ -12,7 +12,7 @@ import { petsCommand } from "./commands/pets/index.js";
 import { registerOpenApi } from "./commands/openapi.js";
 import { registerServe } from "./commands/serve.js";
 
-export { createProcessContext } from "./context.js";
+export { createProcessContext } from "./process-context.js";
 
 /** Runs one command line and returns the exit code; only bin/petstore.js touches the process. */
 export async function main(argv: readonly string[], ctx: CliContext): Promise<number> {

@@ -1,3 +1,4 @@
+import { messageOf } from "../support/error-text.js";
 import type { CliContext } from "./context.js";
 import { ApiError, NetworkError, SilentError, UsageError } from "./errors.js";
 
@@ -20,7 +21,7 @@ export function reportError(error: unknown, ctx: CliContext, options: { json: bo
   if (error instanceof ApiError) {
     stderr.write(`Error: ${error.body.message} (${error.body.code}, HTTP ${error.body.status})\n`);
   } else {
-    stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+    stderr.write(`Error: ${messageOf(error)}\n`);
   }
   const hint = error instanceof ApiError || error instanceof NetworkError ? error.hint : undefined;
   if (hint) stderr.write(`${hint}\n`);
@@ -29,5 +30,5 @@ export function reportError(error: unknown, ctx: CliContext, options: { json: bo
 function jsonError(error: unknown): object {
   if (error instanceof ApiError) return error.body;
   if (error instanceof NetworkError) return { code: error.code, message: error.message };
-  return { code: "cli_error", message: error instanceof Error ? error.message : String(error) };
+  return { code: "cli_error", message: messageOf(error) };
 }

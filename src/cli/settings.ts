@@ -1,14 +1,21 @@
+// Every setting, client and `serve` alike, in one place: a flag wins over the environment,
+// which wins over the config file, which wins over the default. Nothing deeper reads process.env.
 import type { Command } from "commander";
-import { configFilePath, profileOf, readConfigFile, type Profile } from "./config-file.js";
-import type { CliContext } from "./context.js";
+// Type-only: the server module itself is imported lazily, by `serve`'s action.
+import type { ServeOptions, ServeTls } from "../server/serve.js";
+import { parseHttpUrl } from "../support/http-url.js";
+import { profileOf, type ConfigStore, type Profile } from "./config-file.js";
 import { UsageError } from "./errors.js";
 import { integerFlag } from "./internal/flags.js";
+import { pairingProblem, type Origin } from "./internal/key-pairing.js";
+import { checkDb, checkRedis } from "./internal/serve-checks.js";
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:3000/v1";
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_RETRIES = 3;
 const MAX_RETRIES = 20;
 const ENV_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+export const SERVE_DEFAULTS = { port: "3000", host: "127.0.0.1", db: "./petstore.json" };
 
 /** The global flags as commander parsed them (strings, unvalidated). */
 export interface GlobalFlags {
@@ -23,6 +30,19 @@ export interface GlobalFlags {
   color?: boolean;
 }
 
+/** `serve`'s own flags as commander parsed them. */
+export interface ServeFlags {
+  port?: string;
+  host?: string;
+  db?: string;
+  redis?: string;
+  config?: string;
+  quiet?: boolean;
+  https?: boolean;
+  cert?: string;
+  key?: string;
+}
+
 /** Where a value came from, for --verbose. */
 export type Source = "flag" | "environment" | "config file" | "default";
 
@@ -31,7 +51,6 @@ export interface Settings {
   apiKey: string | undefined;
   /** The named environment (profile) in use, if any. */
   envName: string | undefined;
-  configPath: string;
   json: boolean;
   timeoutMs: number;
   retries: number;
@@ -41,41 +60,57 @@ export interface Settings {
   sources: { baseUrl: Source; apiKey: Source | undefined };
 }
 
-/** Where `config` commands read and write: the file and the environment chosen by --env or PETSTORE_ENV. */
-export interface ConfigTarget {
-  path: string;
-  envName: string | undefined;
+/** The process environment, or a test's. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+interface Picked<S extends string> {
+  value: string;
+  source: S;
 }
 
 export function globalFlagsOf(command: Command): GlobalFlags {
   return command.optsWithGlobals<GlobalFlags>();
 }
 
-export function resolveConfigTarget(flags: GlobalFlags, ctx: Pick<CliContext, "env" | "homedir">): ConfigTarget {
-  const envName = pick(flags.env, ctx.env.PETSTORE_ENV);
+/** The profile chosen with --env or PETSTORE_ENV, if any. */
+export function resolveEnvName(flags: GlobalFlags, ctx: { env: Env }): string | undefined {
+  return chosenProfile(flags, ctx)?.value;
+}
+
+function chosenProfile(flags: GlobalFlags, ctx: { env: Env }): Picked<"flag" | "environment"> | undefined {
+  const envName = firstSet(["flag", flags.env], ["environment", ctx.env.PETSTORE_ENV]);
   if (envName !== undefined && !ENV_NAME.test(envName.value)) {
     throw new UsageError(`--env must be a name of letters, digits, ".", "_" or "-", got "${envName.value}"`);
   }
-  return { path: configFilePath(ctx.env, ctx.homedir), envName: envName?.value };
+  return envName;
 }
 
 /**
- * Every setting of a client command, in one place: a flag wins over the environment, which
- * wins over the config file (the --env profile, else its top level), which wins over the default.
+ * The settings of a client command; the config file's layer is the --env profile, else its top
+ * level. A base URL and a key that were not set together are refused (see key-pairing.ts).
  */
-export async function resolveSettings(flags: GlobalFlags, ctx: Pick<CliContext, "env" | "homedir">): Promise<Settings> {
-  const target = resolveConfigTarget(flags, ctx);
-  const profile = await readProfile(target);
-  const baseUrl = pick(flags.baseUrl, ctx.env.PETSTORE_BASE_URL, profile.baseUrl) ?? {
+export async function resolveSettings(flags: GlobalFlags, ctx: { env: Env; config: ConfigStore }): Promise<Settings> {
+  const chosen = chosenProfile(flags, ctx);
+  const envName = chosen?.value;
+  const profile = await readProfile(ctx.config, envName);
+  const fromFile = "config file" as const;
+  const baseUrl = firstSet(["flag", flags.baseUrl], ["environment", ctx.env.PETSTORE_BASE_URL], [fromFile, profile.baseUrl]) ?? {
     value: DEFAULT_BASE_URL,
     source: "default" as const,
   };
-  const apiKey = pick(flags.apiKey, ctx.env.PETSTORE_API_KEY, profile.apiKey);
+  const apiKey = firstSet(["flag", flags.apiKey], ["environment", ctx.env.PETSTORE_API_KEY], [fromFile, profile.apiKey]);
+  if (apiKey?.value === "") throw new UsageError("--api-key must not be empty; to send no key, leave it out");
+  const checkedUrl = checkBaseUrl(baseUrl.value, baseUrl.source);
+  const problem = pairingProblem({
+    baseUrl: { value: checkedUrl, origin: originOf(baseUrl.source, envName) },
+    apiKey: apiKey === undefined ? undefined : originOf(apiKey.source, envName),
+    profile: chosen === undefined ? undefined : { name: chosen.value, chosenBy: chosen.source === "flag" ? "--env" : "PETSTORE_ENV" },
+  });
+  if (problem) throw new UsageError(problem);
   return {
-    baseUrl: checkBaseUrl(baseUrl.value, baseUrl.source),
+    baseUrl: checkedUrl,
     apiKey: apiKey?.value,
-    envName: target.envName,
-    configPath: target.path,
+    envName,
     json: flags.json === true,
     timeoutMs: integerFlag("--timeout", flags.timeout, DEFAULT_TIMEOUT_MS, 1, 3_600_000),
     retries: integerFlag("--retries", flags.retries, DEFAULT_RETRIES, 0, MAX_RETRIES),
@@ -83,6 +118,40 @@ export async function resolveSettings(flags: GlobalFlags, ctx: Pick<CliContext, 
     color: flags.color !== false && !ctx.env.NO_COLOR,
     sources: { baseUrl: baseUrl.source, apiKey: apiKey?.source },
   };
+}
+
+/** `serve`'s options: its flags, then PETSTORE_PORT, PETSTORE_HOST, ..., then the defaults (no config-file layer). */
+export function resolveServeOptions(flags: ServeFlags, ctx: { env: Env }): ServeOptions {
+  const { env } = ctx;
+  const setting = (flag: string | undefined, variable: string | undefined, fallback: string) =>
+    (firstSet(["flag", flag], ["environment", variable]) ?? { value: fallback }).value;
+  const port = setting(flags.port, env.PETSTORE_PORT, SERVE_DEFAULTS.port);
+  if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) {
+    throw new UsageError(`--port must be an integer from 0 to 65535, got "${port}"`);
+  }
+  const host = setting(flags.host, env.PETSTORE_HOST, SERVE_DEFAULTS.host);
+  if (host.trim() === "") throw new UsageError("--host must not be empty");
+  const db = setting(flags.db, env.PETSTORE_DB, SERVE_DEFAULTS.db);
+  if (db.trim() === "") throw new UsageError("--db must not be empty");
+  checkDb(db);
+  const redis = firstSet(["flag", flags.redis], ["environment", env.PETSTORE_REDIS_URL])?.value;
+  if (redis !== undefined) checkRedis(redis);
+  const adminKey = env.PETSTORE_ADMIN_KEY || undefined;
+  if (adminKey !== undefined && adminKey.length < 24) {
+    throw new UsageError("PETSTORE_ADMIN_KEY must be at least 24 characters long");
+  }
+  const options: ServeOptions = {
+    port: Number(port),
+    host,
+    db,
+    redis,
+    configFile: firstSet(["flag", flags.config], ["environment", env.PETSTORE_SERVE_CONFIG])?.value,
+    quiet: flags.quiet === true,
+    adminKey,
+  };
+  const tls = tlsOf(flags);
+  if (tls) options.tls = tls;
+  return options;
 }
 
 /** For --verbose: where the base URL and the key came from, which settles most "why this server?" questions. */
@@ -93,41 +162,55 @@ export function describeSources(settings: Pick<Settings, "baseUrl" | "envName" |
   return `* base URL ${settings.baseUrl} from ${from(settings.sources.baseUrl)}; API key ${key}`;
 }
 
-async function readProfile(target: ConfigTarget): Promise<Profile> {
-  const data = await readConfigFile(target.path);
-  const profile = profileOf(data, target.envName);
+/**
+ * HTTPS for `serve`: --cert and --key name a real certificate (both or neither); --https alone
+ * asks for listhen's self-signed one. --https with --cert and --key is the same as those two:
+ * the flag turns HTTPS on, the files say which certificate, so nothing contradicts.
+ */
+function tlsOf(flags: ServeFlags): ServeTls | undefined {
+  if ((flags.cert === undefined) !== (flags.key === undefined)) {
+    throw new UsageError("--cert and --key go together: the certificate and its private key, both PEM files");
+  }
+  if (flags.cert !== undefined && flags.key !== undefined) {
+    if (flags.cert.trim() === "" || flags.key.trim() === "") throw new UsageError("--cert and --key must not be empty");
+    return { certFile: flags.cert, keyFile: flags.key };
+  }
+  return flags.https === true ? { selfSigned: true } : undefined;
+}
+
+function originOf(source: Exclude<Source, "default">, envName: string | undefined): Exclude<Origin, "default">;
+function originOf(source: Source, envName: string | undefined): Origin;
+function originOf(source: Source, envName: string | undefined): Origin {
+  if (source !== "config file") return source;
+  return envName === undefined ? "top level" : "profile";
+}
+
+async function readProfile(config: ConfigStore, envName: string | undefined): Promise<Profile> {
+  const data = await config.read();
+  const profile = profileOf(data, envName);
   if (profile === undefined) {
     const known = Object.keys(data.profiles ?? {});
     const list = known.length > 0 ? `; known: ${known.join(", ")}` : "";
     throw new UsageError(
-      `no environment "${target.envName}" in ${target.path}${list}\n` +
-        `Add one with: petstore config set base-url <url> --env ${target.envName}`,
+      `no environment "${envName}" in ${config.path}${list}\n` + `Add one with: petstore config set base-url <url> --env ${envName}`,
     );
   }
   return profile;
 }
 
-/** The first value that is set (empty strings count as unset), with where it came from. */
-function pick(
-  flag: string | undefined,
-  environment: string | undefined,
-  file?: string,
-): { value: string; source: Source } | undefined {
-  if (flag !== undefined && flag !== "") return { value: flag, source: "flag" };
-  if (environment !== undefined && environment !== "") return { value: environment, source: "environment" };
-  if (file !== undefined && file !== "") return { value: file, source: "config file" };
+/**
+ * The first layer whose value is set, with where it came from. An empty variable or file value
+ * counts as unset (`PETSTORE_BASE_URL= petstore ...`); an empty flag was typed, so it is kept
+ * for its check to refuse.
+ */
+function firstSet<S extends string>(...layers: [S, string | undefined][]): Picked<S> | undefined {
+  for (const [source, value] of layers) {
+    if (value !== undefined && (value !== "" || source === "flag")) return { value, source };
+  }
   return undefined;
 }
 
 function checkBaseUrl(value: string, source: Source): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
-    throw new UsageError(`the base URL must be an http or https URL, got "${value}" (from the ${source})`);
-  }
+  if (!parseHttpUrl(value)) throw new UsageError(`the base URL must be an http or https URL, got "${value}" (from the ${source})`);
   return value.replace(/\/+$/, "");
 }

@@ -1,53 +1,58 @@
-// The verbs in-process against a scripted server: exit codes, stdout and stderr for every
-// kind of answer, without a subprocess.
-import { afterEach, describe, expect, it } from "vitest";
+// The verbs in-process against the API in memory: exit codes, stdout and stderr for every kind
+// of answer, without a subprocess. Each scripted answer is one the OpenAPI document allows.
+import { describe, expect, it } from "vitest";
+import { deprecationNotice } from "../../src/cli/commands/pets/get.js";
+import { runList } from "../../src/cli/commands/pets/list.js";
 import { main } from "../../src/cli/main.js";
-import { errorResponse, startFakeApi, type FakeApi, type FakeResponse } from "./helpers/fake-api.js";
+import { resolveSettings } from "../../src/cli/settings.js";
+import { apiError, GET_PET_DEPRECATION, inMemoryApi, type Script, type ScriptedAnswer } from "./helpers/in-memory-api.js";
 import { createTestContext, type TestContextOptions } from "./helpers/test-context.js";
 
-let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
+const BASE_URL = "http://127.0.0.1:3999/v1";
 
-async function run(argv: string[], responses: FakeResponse[] | ((path: string) => FakeResponse), options: TestContextOptions = {}) {
-  await api?.close();
-  api = await startFakeApi(typeof responses === "function" ? (request) => responses(request.path) : responses);
+async function run(argv: string[], script: Script, options: TestContextOptions = {}) {
+  const api = inMemoryApi(script);
   const test = createTestContext({
     ...options,
-    env: { PETSTORE_BASE_URL: api.baseUrl, PETSTORE_API_KEY: "ps_test", PETSTORE_CONFIG: "/nonexistent/c.json", ...options.env },
+    api,
+    env: { PETSTORE_BASE_URL: BASE_URL, PETSTORE_API_KEY: "ps_test", PETSTORE_CONFIG: "/nonexistent/c.json", ...options.env },
   });
   const code = await main(argv, test.ctx);
-  return { code, stdout: test.stdout(), stderr: test.stderr(), sleeps: test.sleeps, requests: api.requests };
+  return { code, stdout: test.stdout(), stderr: test.stderr(), sleeps: test.sleeps, requests: api.requests, questions: test.questions };
 }
 
 const pet = (id: number) => ({ id, name: `pet${id}`, categoryId: 1, status: "available" });
+const keyView = {
+  id: "key_1", prefix: "ps_abc123", plan: "pro", name: "ci", admin: false, limits: { perMinute: 300, perDay: 10000 },
+  createdAt: "2030-01-02T03:04:05.000Z", revokedAt: null, lastUsedAt: null,
+};
+const tooMany = (seconds: string, code = "rate_limited") => apiError(429, code, "slow down", { "retry-after": seconds });
 
 describe("exit codes and error lines", () => {
   it.each([
-    { status: 400, code: "invalid_body", exit: 1 },
-    { status: 401, code: "unauthorized", exit: 3 },
-    { status: 403, code: "forbidden", exit: 3 },
-    { status: 404, code: "not_found", exit: 4 },
-    { status: 429, code: "rate_limited", exit: 5 },
-    { status: 500, code: "internal_error", exit: 1 },
-    { status: 503, code: "storage_unavailable", exit: 1 },
-  ])("HTTP $status → exit $exit", async ({ status, code, exit }) => {
-    const result = await run(["pets", "list", "--retries", "0"], [errorResponse(status, code, "it went wrong")]);
+    { argv: ["pets", "list"], status: 400, code: "invalid_parameter", exit: 1 },
+    { argv: ["pets", "list"], status: 401, code: "unauthorized", exit: 3 },
+    { argv: ["keys", "list"], status: 403, code: "forbidden", exit: 3 },
+    { argv: ["pets", "get", "7"], status: 404, code: "not_found", exit: 4, headers: GET_PET_DEPRECATION },
+    { argv: ["pets", "list"], status: 429, code: "rate_limited", exit: 5, headers: { "retry-after": "1" } },
+    { argv: ["pets", "list"], status: 500, code: "internal_error", exit: 1 },
+    { argv: ["pets", "list"], status: 503, code: "storage_unavailable", exit: 1, headers: { "retry-after": "1" } },
+  ])("HTTP $status → exit $exit", async ({ argv, status, code, exit, headers }) => {
+    const result = await run([...argv, "--retries", "0"], [apiError(status, code, "it went wrong", headers)]);
     expect(result.code).toBe(exit);
     expect(result.stdout).toBe("");
-    expect(result.stderr.split("\n")[0]).toBe(`Error: it went wrong (${code}, HTTP ${status})`);
+    expect(result.stderr.split("\n").find((line) => line.startsWith("Error: "))).toBe(`Error: it went wrong (${code}, HTTP ${status})`);
   });
 
   it("prints the Error object as JSON on stderr with --json, and no hint", async () => {
-    const result = await run(["pets", "list", "--json"], [errorResponse(401, "unauthorized", "the API key is not valid")]);
+    const result = await run(["pets", "list", "--json"], [apiError(401, "unauthorized", "the API key is not valid")]);
     expect(result).toMatchObject({ code: 3, stdout: "" });
     expect(result.stderr).toBe('{"code":"unauthorized","message":"the API key is not valid","status":401}\n');
   });
 
   it("hints how to set a key on 401", async () => {
-    const result = await run(["pets", "list"], [errorResponse(401, "unauthorized", "missing API key")], { env: { PETSTORE_API_KEY: "" } });
+    const result = await run(["pets", "list"], [apiError(401, "unauthorized", "missing API key")], { env: { PETSTORE_API_KEY: "" } });
+    expect(result.requests[0]?.headers.authorization).toBeUndefined();
     expect(result.stderr).toBe(
       "Error: missing API key (unauthorized, HTTP 401)\n" +
         "No API key was sent. Set one with --api-key, PETSTORE_API_KEY, or `petstore config set api-key -` (reads the key from stdin).\n",
@@ -55,22 +60,39 @@ describe("exit codes and error lines", () => {
   });
 
   it("says when to retry after the retries on 429 are spent", async () => {
-    const result = await run(["pets", "list", "--retries", "2"], [errorResponse(429, "rate_limited", "slow down", { "retry-after": "4" })]);
+    const result = await run(["pets", "list", "--retries", "2"], [tooMany("4")]);
     expect(result.code).toBe(5);
     expect(result.sleeps).toEqual([4000, 4000]);
     expect(result.stderr).toBe("Error: slow down (rate_limited, HTTP 429)\nStill rate-limited after 2 retries; retry in 4 s.\n");
   });
 
-  it("retries a 429 after Retry-After and succeeds with exit 0", async () => {
-    const result = await run(["pets", "list"], [errorResponse(429, "rate_limited", "slow down", { "retry-after": "1" }), { status: 200, body: [pet(1)] }]);
+  it("retries a 429 after Retry-After and succeeds with exit 0, silently when piped", async () => {
+    const result = await run(["pets", "list"], [tooMany("1"), { status: 200, body: [pet(1)] }]);
     expect(result).toMatchObject({ code: 0, stdout: "1\tpet1\t1\tavailable\n", stderr: "", sleeps: [1000] });
+  });
+
+  it("shows the retry on a terminal's stderr, clearing a progress line first", async () => {
+    const result = await run(["pets", "list"], [tooMany("1"), { status: 200, body: [pet(1)] }], { isStderrTTY: true });
+    expect(result.stderr).toBe("\r\u001b[2KRetrying in 1.0 s after HTTP 429 (retry 1 of 3)\n");
+  });
+
+  it("logs where the settings came from, each request and answer, and the retries with --verbose", async () => {
+    const result = await run(["pets", "list", "--verbose"], [tooMany("1"), { status: 200, body: [] }]);
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^\\* base URL ${BASE_URL} from the environment; API key from the environment\n` +
+          `> GET ${BASE_URL}/pets\n< HTTP 429 \\(\\d+ ms\\)\nRetrying in 1\\.0 s after HTTP 429 \\(retry 1 of 3\\)\n` +
+          `> GET ${BASE_URL}/pets\n< HTTP 200 \\(\\d+ ms\\)\n$`,
+      ),
+    );
+    expect(result.stderr).not.toContain("ps_test");
   });
 });
 
 describe("pets list", () => {
-  const pages = (path: string): FakeResponse => {
-    const cursor = Number(new URL(path, "http://x").searchParams.get("cursor") ?? "0");
-    const next = cursor < 2 ? { link: `</v1/pets?limit=1&cursor=${cursor + 1}>; rel="next"` } : undefined;
+  const pages = (request: { path: string }): ScriptedAnswer => {
+    const cursor = Number(new URL(request.path, "http://x").searchParams.get("cursor") ?? "0");
+    const next = cursor < 2 ? { link: `<${BASE_URL}/pets?limit=1&cursor=${cursor + 1}>; rel="next"` } : undefined;
     return { status: 200, headers: next, body: [pet(cursor + 1)] };
   };
 
@@ -105,6 +127,13 @@ describe("pets list", () => {
     expect(result).toMatchObject({ code: 0, stdout: "", stderr: "No pets found.\n" });
   });
 
+  it("says nothing of an empty list to a script, or with --json", async () => {
+    for (const argv of [["pets", "list"], ["pets", "list", "--json"]]) {
+      const result = await run(argv, [{ status: 200, body: [] }], { isStdoutTTY: argv.length === 3, isStderrTTY: true });
+      expect(result.stderr).toBe("");
+    }
+  });
+
   it("prints a JSON array of every page with --all --json", async () => {
     const result = await run(["pets", "list", "--all", "--limit", "1", "--json"], pages);
     expect(JSON.parse(result.stdout)).toEqual([pet(1), pet(2), pet(3)]);
@@ -113,59 +142,148 @@ describe("pets list", () => {
   it("refuses to follow a next link to another origin with the key", async () => {
     const result = await run(["pets", "list", "--all"], [{ status: 200, headers: { link: '<http://evil.example/v1/pets?cursor=1>; rel="next"' }, body: [pet(1)] }]);
     expect(result.code).toBe(1);
+    expect(result.requests).toHaveLength(1);
     expect(result.stderr).toMatch(/^Error: refusing to follow http:\/\/evil\.example/);
   });
 });
 
 describe("pets get", () => {
-  const deprecated = {
-    deprecation: "@1767225600",
-    sunset: "Thu, 05 Dec 2030 00:00:00 GMT",
-    link: '<http://127.0.0.1/v1/pets>; rel="successor-version"',
-  };
   const notice =
     "Warning: GET /pets/{id}, which `petstore pets get` calls, is deprecated and will be removed on 2030-12-05. " +
     "Use `petstore pets list --status <status>` instead.\n";
 
   it("prints the pet and one deprecation notice naming the date and the replacement, even after a retry", async () => {
     const result = await run(["pets", "get", "7"], [
-      { ...errorResponse(429, "rate_limited", "wait", { "retry-after": "1" }), headers: { ...deprecated, "retry-after": "1" } },
-      { status: 200, headers: deprecated, body: pet(7) },
+      apiError(429, "rate_limited", "wait", { ...GET_PET_DEPRECATION, "retry-after": "1" }),
+      { status: 200, headers: GET_PET_DEPRECATION, body: pet(7) },
     ]);
     expect(result).toMatchObject({ code: 0, stdout: "7\tpet7\t1\tavailable\n", stderr: notice });
   });
 
   it("prints the Pet object with --json; the notice stays on stderr", async () => {
-    const result = await run(["pets", "get", "7", "--json"], [{ status: 200, headers: deprecated, body: pet(7) }]);
+    const result = await run(["pets", "get", "7", "--json"], [{ status: 200, headers: GET_PET_DEPRECATION, body: pet(7) }]);
     expect(JSON.parse(result.stdout)).toEqual(pet(7));
     expect(result.stderr).toBe(notice);
-  });
-
-  it("prints no notice when the response is not marked deprecated", async () => {
-    const result = await run(["pets", "get", "7"], [{ status: 200, body: pet(7) }]);
-    expect(result.stderr).toBe("");
   });
 });
 
 describe("pets add and keys", () => {
   it("posts the new pet and prints the created one", async () => {
-    const result = await run(["pets", "add", "--name", "Rex", "--category", "3", "--status", "pending"], [{ status: 201, body: { ...pet(9), categoryId: 3, status: "pending", name: "Rex" } }]);
-    expect(JSON.parse(result.requests[0]?.body ?? "")).toEqual({ name: "Rex", categoryId: 3, status: "pending" });
+    const created = { ...pet(9), categoryId: 3, status: "pending", name: "Rex" };
+    const result = await run(["pets", "add", "--name", "Rex", "--category", "3", "--status", "pending"], [{ status: 201, headers: { location: "/v1/pets/9" }, body: created }]);
+    expect(result.requests[0]?.body).toEqual({ name: "Rex", categoryId: 3, status: "pending" });
     expect(result.stdout).toBe("9\tRex\t3\tpending\n");
+  });
+
+  it("accepts a name of 150 emoji, as the server counts characters (code points), not UTF-16 units", async () => {
+    const name = "🐶".repeat(150);
+    const result = await run(["pets", "add", "--name", name, "--category", "1"], [{ status: 201, headers: { location: "/v1/pets/1" }, body: { ...pet(1), name } }]);
+    expect(result.code).toBe(0);
+    expect(result.requests[0]?.body).toEqual({ name, categoryId: 1 });
+  });
+
+  it("refuses a name of 201 characters before any request", async () => {
+    const result = await run(["pets", "add", "--name", "é".repeat(201), "--category", "1"], []);
+    expect(result).toMatchObject({ code: 2, requests: [] });
+    expect(result.stderr).toMatch(/^Error: --name must be at most 200 characters\n/);
   });
 
   it("posts an enterprise key with its limits", async () => {
     const created = { id: "key_1", key: "ps_new_secret_0123", prefix: "ps_new", plan: "enterprise", name: "big", limits: { perMinute: 5, perDay: 9 }, createdAt: "2030-01-01T00:00:00.000Z" };
-    const result = await run(["keys", "create", "--plan", "enterprise", "--name", "big", "--per-minute", "5", "--per-day", "9"], [{ status: 201, body: created }]);
-    expect(JSON.parse(result.requests[0]?.body ?? "")).toEqual({ plan: "enterprise", name: "big", perMinute: 5, perDay: 9 });
+    const result = await run(["keys", "create", "--plan", "enterprise", "--name", "big", "--per-minute", "5", "--per-day", "9"], [{ status: 201, headers: { location: "/v1/keys/key_1" }, body: created }]);
+    expect(result.requests[0]?.body).toEqual({ plan: "enterprise", name: "big", perMinute: 5, perDay: 9 });
     expect(result.stdout).toBe("ps_new_secret_0123\n");
   });
 
-  it("revokes with DELETE and says so only on a TTY", async () => {
-    const quiet = await run(["keys", "revoke", "key_1"], [{ status: 204 }]);
-    expect(quiet).toMatchObject({ code: 0, stdout: "", stderr: "" });
-    expect(quiet.requests[0]).toMatchObject({ method: "DELETE", path: "/v1/keys/key_1" });
-    const loud = await run(["keys", "revoke", "key_1"], [{ status: 204 }], { isStderrTTY: true });
-    expect(loud.stderr).toBe("Revoked key key_1.\n");
+  it("lists keys, and tells a person when there are none", async () => {
+    const some = await run(["keys", "list"], [{ status: 200, body: [keyView] }]);
+    expect(some.stdout).toMatch(/^key_1\tps_abc123\tpro\tci\t300\t10000\tfalse\t/);
+    const none = await run(["keys", "list"], [{ status: 200, body: [] }], { isStdoutTTY: true });
+    expect(none).toMatchObject({ code: 0, stdout: "", stderr: "No keys found.\n" });
+  });
+});
+
+describe("keys revoke asks first", () => {
+  const TERMINAL = { isStdinTTY: true, isStderrTTY: true };
+  const listed = (...keys: object[]): ScriptedAnswer => ({ status: 200, body: keys });
+  const revokeScript = (request: { method: string }): ScriptedAnswer => (request.method === "GET" ? listed(keyView) : { status: 204 });
+  const methods = (requests: { method: string; path: string }[]) => requests.map((request) => `${request.method} ${request.path}`);
+  const question = 'Revoke key key_1 "ci" (ps_abc123…, pro plan)? It stops working at once.';
+
+  it("without a terminal, needs --yes: exit 2 and nothing sent", async () => {
+    const result = await run(["keys", "revoke", "key_1"], revokeScript, { isStderrTTY: true });
+    expect(result).toMatchObject({ code: 2, stdout: "", requests: [] });
+    expect(result.stderr).toMatch(/^Error: keys revoke asks before it revokes, and there is no terminal to ask on; add --yes to revoke key_1\n/);
+  });
+
+  it("with --yes, fetches the record, revokes with DELETE, and is silent when piped", async () => {
+    const result = await run(["keys", "revoke", "key_1", "--yes"], revokeScript);
+    expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    expect(methods(result.requests)).toEqual(["GET /v1/keys", "DELETE /v1/keys/key_1"]);
+  });
+
+  it("on a terminal, names the record (id, name, prefix, plan) and revokes on yes", async () => {
+    const result = await run(["keys", "revoke", "key_1"], revokeScript, { ...TERMINAL, answers: [true] });
+    expect(result.questions).toEqual([question]);
+    expect(methods(result.requests)).toEqual(["GET /v1/keys", "DELETE /v1/keys/key_1"]);
+    expect(result).toMatchObject({ code: 0, stderr: "Revoked key key_1.\n" });
+  });
+
+  it("on a terminal, sends nothing on no, and exits 2", async () => {
+    const result = await run(["keys", "revoke", "key_1"], revokeScript, { ...TERMINAL, answers: [false] });
+    expect(methods(result.requests)).toEqual(["GET /v1/keys"]);
+    expect(result).toMatchObject({ code: 2, stdout: "", stderr: "Not revoked: key_1.\n" });
+  });
+
+  it("refuses to revoke the key in use without --yes, even on a terminal, and says so", async () => {
+    const env = { PETSTORE_API_KEY: "ps_abc123TheRestOfTheSecret" };
+    const refused = await run(["keys", "revoke", "key_1"], revokeScript, { ...TERMINAL, answers: [true], env });
+    expect(refused).toMatchObject({ code: 2, questions: [] });
+    expect(methods(refused.requests)).toEqual(["GET /v1/keys"]);
+    expect(refused.stderr).toMatch(/^Error: key key_1 "ci" \(ps_abc123…, pro plan\) is the key this command is using: revoking it locks you out\. Add --yes to revoke it anyway\.\n/);
+    const forced = await run(["keys", "revoke", "key_1", "--yes"], revokeScript, { ...TERMINAL, env });
+    expect(methods(forced.requests)).toEqual(["GET /v1/keys", "DELETE /v1/keys/key_1"]);
+    expect(forced.stderr).toBe("Revoked key key_1 (the key this command used).\n");
+  });
+
+  it("exits 4 for an id the list does not have, and revokes nothing", async () => {
+    const result = await run(["keys", "revoke", "key_nope", "--yes"], revokeScript);
+    expect(result.code).toBe(4);
+    expect(methods(result.requests)).toEqual(["GET /v1/keys"]);
+    expect(result.stderr).toBe("Error: no key with id key_nope (not_found, HTTP 404)\n`petstore keys list` shows the ids; nothing was revoked.\n");
+  });
+
+  it.each([
+    [["keys", "revoke", "ps_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0f", "--yes"], "key ids look like key_…"],
+    [["pets", "get", "ps_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0f"], "ids are what `petstore pets list` shows"],
+  ])("refuses a secret where an id is expected, without sending or echoing it: %j", async (argv, hint) => {
+    const result = await run(argv, revokeScript, TERMINAL);
+    expect(result).toMatchObject({ code: 2, stdout: "", requests: [] });
+    expect(result.stderr).toContain("looks like an API key (ps_…), not an id, so it was not sent; " + hint);
+    expect(result.stderr).not.toContain("Ab3dEf6h");
+  });
+});
+
+describe("run functions return how they ended, and main prints it in one place", () => {
+  it("runList says there were no pets, or that more follow, instead of printing it", async () => {
+    const empty = createTestContext({ api: inMemoryApi([{ status: 200, body: [] }]), isStdoutTTY: true, env: { PETSTORE_BASE_URL: BASE_URL } });
+    const settings = await resolveSettings({}, empty.ctx);
+    expect(await runList({ settings, all: false }, empty.ctx)).toEqual({ kind: "no-results", message: "No pets found." });
+    expect(empty.stderr()).toBe("");
+    const next = { link: `<${BASE_URL}/pets?cursor=1>; rel="next"` };
+    const more = createTestContext({ api: inMemoryApi([{ status: 200, headers: next, body: [pet(1), pet(2)] }]), env: { PETSTORE_BASE_URL: BASE_URL } });
+    expect(await runList({ settings, all: false }, more.ctx)).toEqual({
+      kind: "partial",
+      message: "Showing 2 pets; more follow: add --all to fetch every page.",
+    });
+  });
+});
+
+describe("deprecationNotice", () => {
+  it("says nothing for an answer that is not marked deprecated", () => {
+    expect(deprecationNotice({})).toBeUndefined();
+    expect(deprecationNotice({ deprecation: "@1767225600" })).toBe(
+      "Warning: GET /pets/{id}, which `petstore pets get` calls, is deprecated. Use `petstore pets list --status <status>` instead.",
+    );
   });
 });

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { configFilePath, maskKey, readConfigFile, withValue, writeConfigFile } from "../../src/cli/config-file.js";
+import { configFilePath, fileConfigStore, maskKey, withValue } from "../../src/cli/config-file.js";
 
 const tempDir = () => mkdtemp(join(tmpdir(), "petstore-config-"));
 
@@ -17,7 +17,10 @@ describe("configFilePath", () => {
   });
 });
 
-describe("readConfigFile and writeConfigFile", () => {
+const readConfigFile = (path: string) => fileConfigStore(path).read();
+const writeConfigFile = (path: string, data: Parameters<ReturnType<typeof fileConfigStore>["write"]>[0]) => fileConfigStore(path).write(data);
+
+describe("fileConfigStore: read and write", () => {
   it("reads a missing file as an empty config", async () => {
     expect(await readConfigFile(join(await tempDir(), "none.json"))).toEqual({});
   });

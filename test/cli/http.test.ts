@@ -1,8 +1,30 @@
+// The client over the real wire (undici) against a scripted stand-in for whatever may sit in
+// front of the API (a proxy, a rate limiter): retries, time limits, answers that are not the API's.
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiError, NetworkError } from "../../src/cli/errors.js";
-import { createApiClient, resolveTarget, withApiClient, type HttpSettings } from "../../src/cli/http.js";
+import { createApiClient, resolveTarget, type ApiClient, type HttpSettings } from "../../src/cli/http.js";
+import { undiciTransport } from "../../src/cli/internal/undici-transport.js";
+import { httpReporter } from "../../src/cli/output/http-log.js";
 import { errorResponse, startFakeApi, type FakeApi, type FakeResponse } from "./helpers/fake-api.js";
-import { createTestContext } from "./helpers/test-context.js";
+import { createTestContext, type TestContext } from "./helpers/test-context.js";
+
+type TestSettings = HttpSettings & { verbose: boolean };
+
+/** A client as the process context builds one, over undici, its lines on the test's stderr. */
+function clientFor(settings: TestSettings, test: TestContext): ApiClient {
+  const { io, now, sleep, random } = test.ctx;
+  const hooks = httpReporter({ write: (chunk) => io.stderr.write(chunk), isTTY: io.isStderrTTY }, settings);
+  return createApiClient(settings, { ...hooks, transport: undiciTransport(settings), now, sleep, random });
+}
+
+async function withApiClient<T>(settings: TestSettings, test: TestContext, use: (api: ApiClient) => Promise<T>): Promise<T> {
+  const client = clientFor(settings, test);
+  try {
+    return await use(client);
+  } finally {
+    await client.close();
+  }
+}
 
 const pets = [{ id: 1, name: "Rex", categoryId: 1, status: "available" }];
 const tooMany = (headers: Record<string, string> = {}) => errorResponse(429, "rate_limited", "rate limit exceeded", headers);
@@ -13,12 +35,12 @@ afterEach(async () => {
   api = undefined;
 });
 
-async function call(responses: FakeResponse[], method: "GET" | "POST" = "GET", overrides: Partial<HttpSettings> = {}) {
+async function call(responses: FakeResponse[], method: "GET" | "POST" = "GET", overrides: Partial<TestSettings> = {}) {
   api = await startFakeApi(responses);
   const test = createTestContext();
-  const settings: HttpSettings = { baseUrl: api.baseUrl, apiKey: "ps_key", timeoutMs: 2000, retries: 3, verbose: false, ...overrides };
+  const settings: TestSettings = { baseUrl: api.baseUrl, apiKey: "ps_key", timeoutMs: 2000, retries: 3, verbose: false, ...overrides };
   const body = method === "POST" ? { name: "Rex", categoryId: 1 } : undefined;
-  const result = await withApiClient(settings, test.ctx, (client) => client.request("GET" === method ? "GET" : "POST", "/pets", { body })).then(
+  const result = await withApiClient(settings, test, (client) => client.request("GET" === method ? "GET" : "POST", "/pets", { body })).then(
     (response) => ({ response, error: undefined }),
     (error: unknown) => ({ response: undefined, error }),
   );
@@ -111,7 +133,7 @@ describe("failures without an answer", () => {
   it("retries a refused GET, then names the base URL in its hint", async () => {
     const test = createTestContext();
     const settings = { baseUrl: "http://127.0.0.1:9/v1", apiKey: "k", timeoutMs: 2000, retries: 2, verbose: false };
-    const error = await withApiClient(settings, test.ctx, (client) => client.request("GET", "/pets")).catch((caught: unknown) => caught);
+    const error = await withApiClient(settings, test, (client) => client.request("GET", "/pets")).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).message).toBe("connection refused by http://127.0.0.1:9");
     expect((error as NetworkError).hint).toContain("Is a server running at http://127.0.0.1:9/v1?");
@@ -121,7 +143,7 @@ describe("failures without an answer", () => {
   it("does not retry a refused POST", async () => {
     const test = createTestContext();
     const settings = { baseUrl: "http://127.0.0.1:9/v1", apiKey: "k", timeoutMs: 2000, retries: 2, verbose: false };
-    await expect(withApiClient(settings, test.ctx, (client) => client.request("POST", "/pets", { body: {} }))).rejects.toThrow(NetworkError);
+    await expect(withApiClient(settings, test, (client) => client.request("POST", "/pets", { body: {} }))).rejects.toThrow(NetworkError);
     expect(test.sleeps).toEqual([]);
   });
 
@@ -158,7 +180,7 @@ describe("resolveTarget", () => {
 
 it("closes its connections so the process can exit", async () => {
   api = await startFakeApi([{ status: 200, body: pets }]);
-  const client = createApiClient({ baseUrl: api.baseUrl, apiKey: "k", timeoutMs: 1000, retries: 0, verbose: false }, createTestContext().ctx);
+  const client = clientFor({ baseUrl: api.baseUrl, apiKey: "k", timeoutMs: 1000, retries: 0, verbose: false }, createTestContext());
   await client.request("GET", "/pets");
   await client.close();
   await expect(client.request("GET", "/pets")).rejects.toThrow();

@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import pkg from "../../package.json" with { type: "json" };
 import { main } from "../../src/cli/main.js";
-import { startFakeApi, type FakeApi } from "./helpers/fake-api.js";
+import { inMemoryApi } from "./helpers/in-memory-api.js";
 import { createTestContext } from "./helpers/test-context.js";
 
-let api: FakeApi;
-
-beforeAll(async () => {
-  api = await startFakeApi([{ status: 200, body: [] }]);
-});
-afterAll(() => api.close());
+// Any request at all is counted: a usage error must send none.
+const api = inMemoryApi([{ status: 200, body: [] }]);
 
 async function run(argv: string[], env: Record<string, string> = {}) {
-  const test = createTestContext({ env: { PETSTORE_BASE_URL: api.baseUrl, PETSTORE_CONFIG: "/nonexistent/petstore.json", ...env } });
+  const test = createTestContext({ api, env: { PETSTORE_BASE_URL: "http://127.0.0.1:3999/v1", PETSTORE_CONFIG: "/nonexistent/petstore.json", ...env } });
   const code = await main(argv, test.ctx);
   return { code, stdout: test.stdout(), stderr: test.stderr() };
 }
@@ -83,6 +79,9 @@ describe("usage errors stop before any request, with exit code 2", () => {
     [["config", "set", "colour", "red"], "value 'colour' is invalid for argument 'key'. Allowed choices are base-url, api-key."],
     [["config", "set", "base-url", "localhost:3000"], 'base-url must be an http or https URL, got "localhost:3000"'],
     [["completion", "powershell"], "Allowed choices are bash, zsh, fish."],
+    [["serve", "--cert", "cert.pem"], "--cert and --key go together"],
+    [["pets", "add", "--name", "é".repeat(201), "--category", "1"], "--name must be at most 200 characters"],
+    [["keys", "create", "--plan", "free", "--name", "🔑".repeat(101)], "--name must be at most 100 characters"],
     [["pets", "fly"], "unknown command 'fly'"],
     [["pets", "list", "--colour"], "unknown option '--colour'"],
   ])("%j", async (argv, message) => {

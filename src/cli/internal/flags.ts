@@ -1,4 +1,5 @@
 // Flag and argument checks shared by the verbs. Each throws UsageError (exit 2) before any request.
+import { characterCount } from "../../contract/values.js";
 import { UsageError } from "../errors.js";
 
 /** Parses an integer flag in [min, max]; absent means the fallback. */
@@ -20,14 +21,30 @@ export function integerFlag(
 
 /** A record id: a positive integer (int64 within JavaScript's safe range). */
 export function idValue(name: string, value: string): number {
+  refuseSecret(name, value);
   return integerFlag(name, value, undefined, 1, Number.MAX_SAFE_INTEGER) as number;
 }
 
-/** A text flag that must not be blank and has a maximum length. */
+// The shape of an API key (`ps_` and key characters), as the server's log redaction knows it.
+const KEY_SHAPED = /ps_[0-9A-Za-z_]{8,}/;
+
+/**
+ * Refuses an argument that looks like an API key where an id is expected: it would go into a
+ * URL (and so into proxy and server logs). The message does not repeat it, so it stays off the
+ * screen and out of CI logs too.
+ */
+export function refuseSecret(name: string, value: string, hint = "ids are what `petstore pets list` shows"): void {
+  if (KEY_SHAPED.test(value)) throw new UsageError(`${name} looks like an API key (ps_…), not an id, so it was not sent; ${hint}`);
+}
+
+/**
+ * A text flag that must not be blank and has a maximum length, counted as the server counts it
+ * (code points: an emoji is one character), so the client never refuses what the server accepts.
+ */
 export function textFlag(name: string, value: string | undefined, maxLength: number): string | undefined {
   if (value === undefined) return undefined;
   if (value.trim() === "") throw new UsageError(`${name} must not be empty`);
-  if (value.length > maxLength) throw new UsageError(`${name} must be at most ${maxLength} characters`);
+  if (characterCount(value) > maxLength) throw new UsageError(`${name} must be at most ${maxLength} characters`);
   return value;
 }
 

@@ -1,5 +1,6 @@
 // What to tell the user after a failed request: the error itself and, where one helps, a hint.
 import type { ErrorBody } from "../../contract/values.js";
+import { messageOf } from "../../support/error-text.js";
 import { NetworkError } from "../errors.js";
 
 const KEY_HINT = "--api-key, PETSTORE_API_KEY, or `petstore config set api-key -` (reads the key from stdin)";
@@ -15,7 +16,7 @@ const TRANSIENT_CODES = new Set([
   "UND_ERR_CONNECT_TIMEOUT",
 ]);
 
-export interface StatusHintContext {
+interface StatusHintContext {
   apiKeySent: boolean;
   /** How long the server asked us to wait, when it said (Retry-After, else X-RateLimit-Reset). */
   waitMs: number | undefined;
@@ -68,7 +69,7 @@ export function networkFailure(
     const message = `cannot resolve the host ${new URL(url).hostname}`;
     return { error: new NetworkError(message, `Check the base URL ${settings.baseUrl}.`), transient: false };
   }
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = messageOf(error);
   return {
     error: new NetworkError(`request to ${origin} failed: ${reason}`, serverHint),
     transient: typeof code === "string" && TRANSIENT_CODES.has(code),

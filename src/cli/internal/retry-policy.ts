@@ -1,8 +1,8 @@
 // When to retry a request, and how long to wait first. Pure: randomness and the clock come in.
 
 /** The first wait of the exponential backoff, and the most any one backoff wait may be. */
-export const BACKOFF_BASE_MS = 250;
-export const BACKOFF_CAP_MS = 8_000;
+const BACKOFF_BASE_MS = 250;
+const BACKOFF_CAP_MS = 8_000;
 /** A Retry-After longer than this is not waited for: we give up and say when to retry. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 

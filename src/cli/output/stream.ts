@@ -7,7 +7,7 @@ export interface OutStream extends TextSink {
   color: boolean;
 }
 
-export type OutputMode = "json" | "table" | "tsv";
+type OutputMode = "json" | "table" | "tsv";
 
 /** JSON when asked; else a table for people (a TTY) and tab-separated lines for scripts. */
 export function outputMode(json: boolean, stream: OutStream): OutputMode {

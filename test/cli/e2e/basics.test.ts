@@ -35,6 +35,7 @@ describe("usage errors, before any request", () => {
     [["pets", "list", "--status", "lost"], "Allowed choices are available, pending, sold."],
     [["pets", "get", "1.5"], "<id> must be an integer"],
     [["keys", "create", "--plan", "gold"], "Allowed choices are free, pro, business, enterprise."],
+    [["serve", "--port", "0", "--cert", "cert.pem"], "--cert and --key go together"],
   ])("%j exits 2", async (args, message) => {
     // No server anywhere near: a request would exit 6, not 2.
     const result = await runCli(args, { env: { PETSTORE_BASE_URL: "http://127.0.0.1:9/v1" } });
@@ -91,5 +92,24 @@ describe("the bundle", () => {
     expect([...reached].some((file) => file.startsWith("http-"))).toBe(true);
     const packages = [...reached].flatMap((file) => importsOf(file).packages);
     expect(packages.filter((name) => /^(h3|listhen|lowdb|zod)(\/|$)/.test(name))).toEqual([]);
+  });
+
+  it("starts without the HTTP client or the prompt library: they load when a command first needs them", () => {
+    const staticImports = (file: string): string[] => {
+      const text = readFileSync(join(dist, file), "utf8");
+      return [...text.matchAll(/(?:from\s*|import\s+)"([^"]+)"/g)].map((match) => match[1]!);
+    };
+    const reached = new Set<string>();
+    const queue = ["cli.js"];
+    while (queue.length > 0) {
+      const file = queue.pop()!;
+      if (reached.has(file)) continue;
+      reached.add(file);
+      queue.push(...staticImports(file).filter((name) => name.startsWith("./")).map((name) => name.slice(2)));
+    }
+    // undici and the prompt library are bundled: their sources, by path, must not be in what start-up loads.
+    const heavy = (file: string) => /\/undici\/lib\/|\/@clack\//.test(readFileSync(join(dist, file), "utf8"));
+    expect([...reached].filter(heavy)).toEqual([]);
+    expect([...reached].some((file) => file.startsWith("undici-transport-"))).toBe(false);
   });
 });

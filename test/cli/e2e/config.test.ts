@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startServeProcess, type ServeProcess } from "../../helpers/serve-process.js";
-import { unusedBaseUrl } from "../helpers/fake-api.js";
+import { startFakeApi, unusedBaseUrl } from "../helpers/fake-api.js";
 import { runCli, type RunOptions } from "../helpers/run-cli.js";
 
 let server: ServeProcess;
@@ -52,13 +52,37 @@ describe("profiles", () => {
   });
 
   it("lets the environment variable beat the config file, and the flag beat both", async () => {
-    const viaEnv = await petstore(["pets", "list", "--api-key", server.adminKey], { env: { PETSTORE_BASE_URL: server.baseUrl } });
+    const viaEnv = await petstore(["pets", "list"], { env: { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: server.adminKey } });
     expect(viaEnv.code).toBe(0);
     const viaFlag = await petstore(["--env", "staging", "pets", "list", "--retries", "0", "--base-url", dead], { env: { PETSTORE_BASE_URL: server.baseUrl } });
     expect(viaFlag.code).toBe(6);
     expect(viaFlag.stderr).toContain(`Is a server running at ${dead}?`);
     const keyFlag = await petstore(["--env", "staging", "pets", "list", "--api-key", "ps_not_a_real_key_0000000"]);
     expect(keyFlag.code).toBe(3);
+  });
+
+  it("never sends a key to a host it was not set for: mixed pairs exit 2 before any request", async () => {
+    const fake = await startFakeApi([{ status: 200, body: [] }]);
+    try {
+      const prodKey = "ps_production_key_0000000000";
+      const envKey = await petstore(["--env", "staging", "pets", "list"], { env: { PETSTORE_API_KEY: prodKey } });
+      expect(envKey).toMatchObject({ code: 2, stdout: "" });
+      expect(envKey.stderr).toMatch(/^Error: PETSTORE_API_KEY would replace half of profile staging \(chosen by --env\)/);
+      expect(envKey.stderr).not.toContain(prodKey);
+      const envUrl = await petstore(["pets", "list"], { env: { PETSTORE_ENV: "staging", PETSTORE_BASE_URL: fake.baseUrl } });
+      expect(envUrl).toMatchObject({ code: 2, stdout: "" });
+      expect(envUrl.stderr).toMatch(/^Error: PETSTORE_BASE_URL would replace half of profile staging \(chosen by PETSTORE_ENV\)/);
+      const typedUrl = await petstore(["pets", "list", "--base-url", fake.baseUrl], { env: { PETSTORE_API_KEY: prodKey } });
+      expect(typedUrl.code).toBe(2);
+      expect(typedUrl.stderr).toContain(`the key from PETSTORE_API_KEY would be sent to ${fake.baseUrl} (from --base-url)`);
+      expect(fake.requests).toEqual([]);
+      // Said explicitly on the command line, it goes.
+      const explicit = await petstore(["pets", "list", "--base-url", fake.baseUrl, "--api-key", prodKey]);
+      expect(explicit.code).toBe(0);
+      expect(fake.requests[0]?.headers.authorization).toBe(`Bearer ${prodKey}`);
+    } finally {
+      await fake.close();
+    }
   });
 
   it("lists the settings with the API key masked", async () => {

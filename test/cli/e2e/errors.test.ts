@@ -27,7 +27,7 @@ describe("authentication", () => {
   });
 
   it("prints the JSON Error object on stderr with --json", async () => {
-    const result = await runCli(["pets", "list", "--json", "--api-key", "ps_wrong_key_000000000000"], { env: { PETSTORE_BASE_URL: server.baseUrl } });
+    const result = await runCli(["pets", "list", "--json", "--api-key", "ps_wrong_key_000000000000", "--base-url", server.baseUrl]);
     expect(result.code).toBe(3);
     expect(result.stdout).toBe("");
     const body = JSON.parse(result.stderr) as Record<string, unknown>;

@@ -73,15 +73,53 @@ describe("keys list and revoke", () => {
     expect(json.every((key) => key.key === undefined)).toBe(true);
   });
 
-  it("revokes a key: exit 0, then the key gets 401 (exit 3); an unknown id exits 4", async () => {
+  it("revokes a key with --yes: exit 0, then the key gets 401 (exit 3); an unknown id exits 4", async () => {
     const created = JSON.parse((await petstore(["keys", "create", "--plan", "free", "--json"])).stdout) as { id: string; key: string };
-    expect(await petstore(["keys", "revoke", created.id])).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(await petstore(["keys", "revoke", created.id, "--yes"])).toEqual({ code: 0, stdout: "", stderr: "" });
     const refused = await petstore(["pets", "list"], { env: { PETSTORE_API_KEY: created.key } });
     expect(refused.code).toBe(3);
     expect(refused.stderr).toMatch(/\(unauthorized, HTTP 401\)\nThe API key was refused\. Set another with --api-key, PETSTORE_API_KEY, or `petstore config set api-key -`/);
-    const unknown = await petstore(["keys", "revoke", "key_doesnotexist"]);
+    const unknown = await petstore(["keys", "revoke", "key_doesnotexist", "--yes"]);
     expect(unknown.code).toBe(4);
     expect(unknown.stderr).toMatch(/\(not_found, HTTP 404\)/);
+  });
+});
+
+describe("keys revoke is careful", () => {
+  it("without a terminal and without --yes, exits 2 and the key keeps working", async () => {
+    const created = JSON.parse((await petstore(["keys", "create", "--plan", "free", "--json"])).stdout) as { id: string; key: string };
+    const refused = await petstore(["keys", "revoke", created.id]);
+    expect(refused).toMatchObject({ code: 2, stdout: "" });
+    expect(refused.stderr).toContain(`there is no terminal to ask on; add --yes to revoke ${created.id}`);
+    expect((await petstore(["pets", "list"], { env: { PETSTORE_API_KEY: created.key } })).code).toBe(0);
+  });
+
+  it("refuses to revoke the key it is using without --yes, even on a terminal", async () => {
+    // The stored admin key that a first start prints (PETSTORE_ADMIN_KEY's key is not in the list).
+    const fresh = await startServeProcess({ adminKey: null });
+    try {
+      await expect.poll(() => /ps_\w+/.test(fresh.stderr())).toBe(true);
+      const admin = /ps_\w+/.exec(fresh.stderr())![0];
+      const asAdmin = { env: { PETSTORE_BASE_URL: fresh.baseUrl, PETSTORE_API_KEY: admin } };
+      const keys = JSON.parse((await runCli(["keys", "list", "--json"], asAdmin)).stdout) as { id: string; admin: boolean }[];
+      const own = keys.find((key) => key.admin)!;
+      const refused = await runCli(["keys", "revoke", own.id], { ...asAdmin, tty: "terminal" });
+      expect(refused).toMatchObject({ code: 2, stdout: "" });
+      expect(refused.stderr).toContain(`key ${own.id} "bootstrap admin" (${admin.slice(0, 9)}…, `);
+      expect(refused.stderr).toContain("is the key this command is using: revoking it locks you out. Add --yes to revoke it anyway.");
+      expect((await runCli(["keys", "list"], asAdmin)).code).toBe(0);
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  it("refuses a secret where a key id is expected, and never sends it", async () => {
+    const secret = (await petstore(["keys", "create", "--plan", "free"])).stdout.trim();
+    const result = await petstore(["keys", "revoke", secret, "--yes"]);
+    expect(result).toMatchObject({ code: 2, stdout: "" });
+    expect(result.stderr).not.toContain(secret.slice(3));
+    expect(server.stderr()).not.toContain(secret.slice(3, 12));
+    expect((await petstore(["pets", "list"], { env: { PETSTORE_API_KEY: secret } })).code).toBe(0);
   });
 });
 

@@ -80,7 +80,7 @@ describe("pets list", () => {
   });
 
   it("shows progress on stderr only when stderr is a TTY", async () => {
-    const tty = await petstore(["pets", "list", "--all", "--limit", "2"], { env: { PETSTORE_FORCE_TTY: "stderr" } });
+    const tty = await petstore(["pets", "list", "--all", "--limit", "2"], { tty: "stderr" });
     expect(tty.stdout).toBe(`${rows.join("\n")}\n`);
     expect(tty.stderr).toContain("Fetched 5 pets (3 pages)…");
     const piped = await petstore(["pets", "list", "--all", "--limit", "2"]);

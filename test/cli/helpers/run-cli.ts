@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { BIN } from "../../helpers/serve-process.js";
 
 const DIST = fileURLToPath(new URL("../../../dist/cli.js", import.meta.url));
+const TTY_PRELOAD = new URL("./force-tty.mjs", import.meta.url);
 
 export interface CliResult {
   code: number | null;
@@ -21,8 +22,11 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   /** Written to stdin, which is then closed. */
   input?: string;
-  /** PETSTORE_FORCE_TTY=1: stdout and stderr behave as terminals. */
-  tty?: boolean;
+  /**
+   * The streams that behave as terminals, set by a preload (see force-tty.mjs): true for stdout
+   * and stderr, "terminal" for stdin too (a person could be asked; the test must not let it ask).
+   */
+  tty?: boolean | "stdout" | "stderr" | "terminal";
 }
 
 /** A fresh folder to act as HOME, so no test reads the developer's ~/.config. */
@@ -37,10 +41,9 @@ export async function runCli(args: string[], options: RunOptions = {}): Promise<
     PATH: process.env.PATH,
     HOME: home,
     PETSTORE_CONFIG: join(home, "config.json"),
-    ...(options.tty ? { PETSTORE_FORCE_TTY: "1" } : {}),
     ...options.env,
   };
-  const child = spawn(process.execPath, [BIN, ...args], { env: definedOnly(env), stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...ttyPreload(options.tty), BIN, ...args], { env: definedOnly(env), stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -51,6 +54,12 @@ export async function runCli(args: string[], options: RunOptions = {}): Promise<
     child.once("close", (exitCode) => resolve(exitCode));
   });
   return { code, stdout, stderr };
+}
+
+function ttyPreload(tty: RunOptions["tty"]): string[] {
+  if (!tty) return [];
+  const streams = tty === true ? "stdout,stderr" : tty === "terminal" ? "stdin,stdout,stderr" : tty;
+  return ["--import", `${TTY_PRELOAD.href}?streams=${streams}`];
 }
 
 function definedOnly(env: Record<string, string | undefined>): Record<string, string> {

@@ -1,11 +1,12 @@
 import { Argument, Command } from "commander";
-import { CONFIG_KEYS, profileOf, readConfigFile, type ConfigKey } from "../../config-file.js";
+import { CONFIG_KEYS, profileOf, type ConfigKey } from "../../config-file.js";
 import type { CliContext } from "../../context.js";
 import { withExamples } from "../../internal/help.js";
-import { globalFlagsOf, resolveConfigTarget, type ConfigTarget } from "../../settings.js";
+import { globalFlagsOf, resolveEnvName } from "../../settings.js";
 
 export interface GetOptions {
-  target: ConfigTarget;
+  /** The profile to read, or undefined for the top level. */
+  envName: string | undefined;
   key: ConfigKey;
 }
 
@@ -14,18 +15,17 @@ export function getCommand(ctx: CliContext): Command {
     .description("Print a value from the config file (with --env, from that environment); exit 1 when unset")
     .addArgument(new Argument("<key>", "what to print").choices(Object.keys(CONFIG_KEYS)))
     .action(async (key: string, _flags: unknown, self: Command) => {
-      const target = resolveConfigTarget(globalFlagsOf(self), ctx);
-      await runGet({ target, key: key as ConfigKey }, ctx);
+      await runGet({ envName: resolveEnvName(globalFlagsOf(self), ctx), key: key as ConfigKey }, ctx);
     });
   return withExamples(command, "petstore config get base-url", "petstore config get base-url --env staging");
 }
 
 export async function runGet(options: GetOptions, ctx: CliContext): Promise<void> {
-  const { path, envName } = options.target;
-  const value = profileOf(await readConfigFile(path), envName)?.[CONFIG_KEYS[options.key]];
+  const { envName } = options;
+  const value = profileOf(await ctx.config.read(), envName)?.[CONFIG_KEYS[options.key]];
   if (value === undefined) {
     const where = envName === undefined ? "" : ` for environment ${envName}`;
-    throw new Error(`${options.key} is not set${where} in ${path}`);
+    throw new Error(`${options.key} is not set${where} in ${ctx.config.path}`);
   }
   ctx.io.stdout.write(`${value}\n`);
 }

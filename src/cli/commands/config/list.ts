@@ -1,12 +1,14 @@
 import { Command } from "commander";
-import { CONFIG_KEYS, maskKey, profileOf, readConfigFile, type ConfigData, type Profile } from "../../config-file.js";
+import { CONFIG_KEYS, maskKey, profileOf, type ConfigData, type Profile } from "../../config-file.js";
 import type { CliContext } from "../../context.js";
 import { withExamples } from "../../internal/help.js";
 import { renderJson } from "../../output/json.js";
-import { globalFlagsOf, resolveConfigTarget, type ConfigTarget } from "../../settings.js";
+import { printOutcome, type Outcome } from "../../output/outcome.js";
+import { globalFlagsOf, resolveEnvName } from "../../settings.js";
 
 export interface ConfigListOptions {
-  target: ConfigTarget;
+  /** Only this profile, or the whole file when undefined. */
+  envName: string | undefined;
   json: boolean;
 }
 
@@ -15,23 +17,24 @@ export function listCommand(ctx: CliContext): Command {
     .description("Print the config file's values as key=value lines (`<env>.key` for profiles), API keys masked")
     .action(async (_flags: unknown, self: Command) => {
       const flags = globalFlagsOf(self);
-      await runConfigList({ target: resolveConfigTarget(flags, ctx), json: flags.json === true }, ctx);
+      const options = { envName: resolveEnvName(flags, ctx), json: flags.json === true };
+      printOutcome(await runConfigList(options, ctx), ctx, options);
     });
   return withExamples(command, "petstore config list", "petstore config list --env production");
 }
 
-export async function runConfigList(options: ConfigListOptions, ctx: CliContext): Promise<void> {
-  const { path, envName } = options.target;
-  const data = await readConfigFile(path);
+export async function runConfigList(options: ConfigListOptions, ctx: CliContext): Promise<Outcome> {
+  const { envName } = options;
+  const data = await ctx.config.read();
   const shown: ConfigData = envName === undefined ? masked(data) : masked(profileOf(data, envName) ?? {});
   if (options.json) {
     ctx.io.stdout.write(renderJson(shown));
-    return;
+    return { kind: "done" };
   }
   const lines = [...profileLines(shown, "")];
   for (const [name, profile] of Object.entries(shown.profiles ?? {})) lines.push(...profileLines(profile, `${name}.`));
   ctx.io.stdout.write(lines.map((line) => `${line}\n`).join(""));
-  if (lines.length === 0 && ctx.io.isStderrTTY) ctx.io.stderr.write(`Nothing set in ${path}.\n`);
+  return lines.length === 0 ? { kind: "no-results", message: `Nothing set in ${ctx.config.path}.` } : { kind: "done" };
 }
 
 function profileLines(profile: Profile, prefix: string): string[] {

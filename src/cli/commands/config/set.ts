@@ -1,12 +1,15 @@
 import { Argument, Command } from "commander";
-import { CONFIG_KEYS, readConfigFile, withValue, writeConfigFile, type ConfigKey } from "../../config-file.js";
+import { parseHttpUrl } from "../../../support/http-url.js";
+import { CONFIG_KEYS, withValue, type ConfigKey } from "../../config-file.js";
 import type { CliContext } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { withExamples } from "../../internal/help.js";
-import { globalFlagsOf, resolveConfigTarget, type ConfigTarget } from "../../settings.js";
+import { printOutcome, type Outcome } from "../../output/outcome.js";
+import { globalFlagsOf, resolveEnvName } from "../../settings.js";
 
 export interface SetOptions {
-  target: ConfigTarget;
+  /** The profile to write into, or undefined for the top level. */
+  envName: string | undefined;
   key: ConfigKey;
   /** The value, or "-" to read it from stdin (keeps an API key out of shell history). */
   value: string;
@@ -18,8 +21,9 @@ export function setCommand(ctx: CliContext): Command {
     .addArgument(new Argument("<key>", "what to set").choices(Object.keys(CONFIG_KEYS)))
     .argument("<value>", 'the value, or "-" to read it from stdin')
     .action(async (key: string, value: string, _flags: unknown, self: Command) => {
-      const target = resolveConfigTarget(globalFlagsOf(self), ctx);
-      await runSet({ target, key: key as ConfigKey, value }, ctx);
+      const flags = globalFlagsOf(self);
+      const outcome = await runSet({ envName: resolveEnvName(flags, ctx), key: key as ConfigKey, value }, ctx);
+      printOutcome(outcome, ctx, { json: flags.json === true });
     });
   return withExamples(
     command,
@@ -29,32 +33,19 @@ export function setCommand(ctx: CliContext): Command {
   );
 }
 
-export async function runSet(options: SetOptions, ctx: CliContext): Promise<void> {
+export async function runSet(options: SetOptions, ctx: CliContext): Promise<Outcome> {
   const value = options.value === "-" ? await readValue(ctx) : options.value;
   if (value === "") throw new UsageError(`the value for ${options.key} is empty`);
-  if (options.key === "base-url") checkUrl(value);
-  const { path, envName } = options.target;
-  const data = await readConfigFile(path);
-  await writeConfigFile(path, withValue(data, envName, options.key, value));
-  if (ctx.io.isStderrTTY) {
-    const where = envName === undefined ? "" : ` for environment ${envName}`;
-    ctx.io.stderr.write(`Set ${options.key}${where} in ${path}.\n`);
+  if (options.key === "base-url" && !parseHttpUrl(value)) {
+    throw new UsageError(`base-url must be an http or https URL, got "${value}"`);
   }
+  const { envName } = options;
+  await ctx.config.write(withValue(await ctx.config.read(), envName, options.key, value));
+  const where = envName === undefined ? "" : ` for environment ${envName}`;
+  return { kind: "changed", message: `Set ${options.key}${where} in ${ctx.config.path}.` };
 }
 
 async function readValue(ctx: CliContext): Promise<string> {
   if (ctx.io.isStdinTTY && ctx.io.isStderrTTY) ctx.io.stderr.write("Paste the value, then press Enter and Ctrl-D:\n");
   return (await ctx.io.readStdin()).trim();
-}
-
-function checkUrl(value: string): void {
-  let protocol = "";
-  try {
-    protocol = new URL(value).protocol;
-  } catch {
-    // protocol stays empty: reported below.
-  }
-  if (protocol !== "http:" && protocol !== "https:") {
-    throw new UsageError(`base-url must be an http or https URL, got "${value}"`);
-  }
 }

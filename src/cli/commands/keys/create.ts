@@ -1,6 +1,6 @@
 import { Command, Option } from "commander";
 import { KEY_NAME_MAX_LENGTH, PLANS, type CreatedKey, type NewKey, type Plan } from "../../../contract/values.js";
-import type { CliContext } from "../../context.js";
+import { withClient, type CliContext } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { integerFlag, textFlag } from "../../internal/flags.js";
 import { withExamples } from "../../internal/help.js";
@@ -44,12 +44,9 @@ export function createCommand(ctx: CliContext): Command {
 }
 
 export async function runCreate(options: CreateOptions, ctx: CliContext): Promise<void> {
-  const { withApiClient } = await import("../../http.js");
   const { printCreatedKey } = await import("../../output/keys.js");
   const { stderrOf, stdoutOf } = await import("../../output/stream.js");
-  const response = await withApiClient(options.settings, ctx, (api) =>
-    api.request<CreatedKey>("POST", "/keys", { body: options.key }),
-  );
+  const response = await withClient(ctx, options.settings, (api) => api.request<CreatedKey>("POST", "/keys", { body: options.key }));
   const { settings } = options;
   printCreatedKey(response.body, stdoutOf(ctx, settings), stderrOf(ctx, settings), { json: settings.json });
 }

@@ -1,7 +1,8 @@
 import { Command } from "commander";
 import type { KeyView } from "../../../contract/values.js";
-import type { CliContext } from "../../context.js";
+import { withClient, type CliContext } from "../../context.js";
 import { withExamples } from "../../internal/help.js";
+import { printOutcome, type Outcome } from "../../output/outcome.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
 
 export interface KeysListOptions {
@@ -13,7 +14,7 @@ export function listCommand(ctx: CliContext): Command {
     .description("List API keys, never their secrets (admin key needed)")
     .action(async (_flags: unknown, self: Command) => {
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
-      await runKeysList({ settings }, ctx);
+      printOutcome(await runKeysList({ settings }, ctx), ctx, settings);
     });
   return withExamples(
     command,
@@ -22,13 +23,11 @@ export function listCommand(ctx: CliContext): Command {
   );
 }
 
-export async function runKeysList(options: KeysListOptions, ctx: CliContext): Promise<void> {
-  const { withApiClient } = await import("../../http.js");
+export async function runKeysList(options: KeysListOptions, ctx: CliContext): Promise<Outcome> {
   const { printKeys } = await import("../../output/keys.js");
   const { stdoutOf } = await import("../../output/stream.js");
-  const response = await withApiClient(options.settings, ctx, (api) => api.request<KeyView[]>("GET", "/keys"));
+  const response = await withClient(ctx, options.settings, (api) => api.request<KeyView[]>("GET", "/keys"));
   if (!Array.isArray(response.body)) throw new Error(`expected a JSON array of keys from ${response.url}`);
-  const stdout = stdoutOf(ctx, options.settings);
-  printKeys(response.body, stdout, { json: options.settings.json });
-  if (stdout.isTTY && !options.settings.json && response.body.length === 0) ctx.io.stderr.write("No keys found.\n");
+  printKeys(response.body, stdoutOf(ctx, options.settings), { json: options.settings.json });
+  return response.body.length === 0 ? { kind: "no-results", message: "No keys found." } : { kind: "done" };
 }

@@ -1,6 +1,6 @@
 import { Command, Option } from "commander";
 import { PET_NAME_MAX_LENGTH, PET_STATUSES, type NewPet, type Pet, type PetStatus } from "../../../contract/values.js";
-import type { CliContext } from "../../context.js";
+import { withClient, type CliContext } from "../../context.js";
 import { idValue, textFlag } from "../../internal/flags.js";
 import { withExamples } from "../../internal/help.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
@@ -39,11 +39,8 @@ export function addCommand(ctx: CliContext): Command {
 }
 
 export async function runAdd(options: AddOptions, ctx: CliContext): Promise<void> {
-  const { withApiClient } = await import("../../http.js");
   const { printPet } = await import("../../output/pets.js");
   const { stdoutOf } = await import("../../output/stream.js");
-  const response = await withApiClient(options.settings, ctx, (api) =>
-    api.request<Pet>("POST", "/pets", { body: options.pet }),
-  );
+  const response = await withClient(ctx, options.settings, (api) => api.request<Pet>("POST", "/pets", { body: options.pet }));
   printPet(response.body, stdoutOf(ctx, options.settings), { json: options.settings.json });
 }

@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import type { Pet } from "../../../contract/values.js";
-import type { CliContext } from "../../context.js";
+import { withClient, type CliContext } from "../../context.js";
 import type { ResponseHeaders } from "../../http.js";
 import { idValue } from "../../internal/flags.js";
 import { withExamples } from "../../internal/help.js";
@@ -24,16 +24,13 @@ export function getCommand(ctx: CliContext): Command {
 }
 
 export async function runGet(options: GetOptions, ctx: CliContext): Promise<void> {
-  const { withApiClient } = await import("../../http.js");
   const { printPet } = await import("../../output/pets.js");
   const { stdoutOf } = await import("../../output/stream.js");
   const onResponse = (headers: ResponseHeaders) => {
     const notice = deprecationNotice(headers);
     if (notice) ctx.io.stderr.write(`${notice}\n`);
   };
-  const response = await withApiClient(options.settings, ctx, (api) =>
-    api.request<Pet>("GET", `/pets/${options.id}`, { onResponse }),
-  );
+  const response = await withClient(ctx, options.settings, (api) => api.request<Pet>("GET", `/pets/${options.id}`, { onResponse }));
   printPet(response.body, stdoutOf(ctx, options.settings), { json: options.settings.json });
 }
 

@@ -1,10 +1,11 @@
 import { Command, Option } from "commander";
 import { LIST_LIMIT_MAX, LIST_LIMIT_MIN, PET_STATUSES, type Pet, type PetStatus } from "../../../contract/values.js";
-import type { CliContext } from "../../context.js";
+import { withClient, type CliContext } from "../../context.js";
 import type { ApiClient, ApiResponse } from "../../http.js";
 import { integerFlag } from "../../internal/flags.js";
 import { withExamples } from "../../internal/help.js";
 import { linkWithRel } from "../../internal/link-header.js";
+import { printOutcome, type Outcome } from "../../output/outcome.js";
 import type { Progress } from "../../output/progress.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
 
@@ -31,7 +32,7 @@ export function listCommand(ctx: CliContext): Command {
     .action(async (flags: ListFlags, self: Command) => {
       const limit = integerFlag("--limit", flags.limit, undefined, LIST_LIMIT_MIN, LIST_LIMIT_MAX);
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
-      await runList({ settings, status: flags.status, limit, all: flags.all === true }, ctx);
+      printOutcome(await runList({ settings, status: flags.status, limit, all: flags.all === true }, ctx), ctx, settings);
     });
   return withExamples(
     command,
@@ -41,22 +42,18 @@ export function listCommand(ctx: CliContext): Command {
   );
 }
 
-export async function runList(options: ListOptions, ctx: CliContext): Promise<void> {
-  const { withApiClient } = await import("../../http.js");
+export async function runList(options: ListOptions, ctx: CliContext): Promise<Outcome> {
   const { printPets } = await import("../../output/pets.js");
   const { createProgress } = await import("../../output/progress.js");
   const { stderrOf, stdoutOf } = await import("../../output/stream.js");
-  const stdout = stdoutOf(ctx, options.settings);
-  const stderr = stderrOf(ctx, options.settings);
-  const progress = createProgress(stderr);
-  const { pets, more } = await withApiClient(options.settings, ctx, (api) => fetchPets(api, options, progress)).finally(
-    () => progress.done(),
+  const progress = createProgress(stderrOf(ctx, options.settings));
+  const { pets, more } = await withClient(ctx, options.settings, (api) => fetchPets(api, options, progress)).finally(() =>
+    progress.done(),
   );
-  printPets(pets, stdout, { json: options.settings.json });
-  if (stdout.isTTY && !options.settings.json) {
-    if (pets.length === 0) ctx.io.stderr.write("No pets found.\n");
-    else if (more) ctx.io.stderr.write(`Showing ${count(pets.length, "pet")}; more follow: add --all to fetch every page.\n`);
-  }
+  printPets(pets, stdoutOf(ctx, options.settings), { json: options.settings.json });
+  if (pets.length === 0) return { kind: "no-results", message: "No pets found." };
+  if (more) return { kind: "partial", message: `Showing ${count(pets.length, "pet")}; more follow: add --all to fetch every page.` };
+  return { kind: "done" };
 }
 
 async function fetchPets(api: ApiClient, options: ListOptions, progress: Progress): Promise<{ pets: Pet[]; more: boolean }> {

@@ -1,0 +1,29 @@
+// What a command says after its data, decided by the command and printed here, in one place.
+import type { CliContext } from "../context.js";
+
+/**
+ * How a command ended, beyond its data and its exit code:
+ * - `no-results` and `partial` speak to a person reading the data (stdout a terminal, no --json):
+ *   piped, an empty output or a first page is the answer itself;
+ * - `changed` confirms a change (a revoked key, a value set) when stderr is a terminal; a script
+ *   has exit code 0 for that.
+ */
+export type Outcome =
+  | { kind: "done" }
+  | { kind: "no-results"; message: string }
+  | { kind: "partial"; message: string }
+  | { kind: "changed"; message: string };
+
+export function printOutcome(outcome: Outcome, ctx: Pick<CliContext, "io">, options: { json: boolean }): void {
+  switch (outcome.kind) {
+    case "done":
+      return;
+    case "no-results":
+    case "partial":
+      if (ctx.io.isStdoutTTY && !options.json) ctx.io.stderr.write(`${outcome.message}\n`);
+      return;
+    case "changed":
+      if (ctx.io.isStderrTTY) ctx.io.stderr.write(`${outcome.message}\n`);
+      return;
+  }
+}

@@ -1,0 +1,79 @@
+// The context of a real run: the process's streams and environment, the config file, undici,
+// the terminal. Built once by bin/petstore.js; nothing else reads `process`.
+import { homedir } from "node:os";
+import { configFilePath, fileConfigStore } from "./config-file.js";
+import type { CliContext, ClientBase } from "./context.js";
+// Types only: the HTTP client and undici are loaded by the first request, never at start-up.
+import type { ApiClient, Method, RequestOptions, Transport } from "./http.js";
+import type { Settings } from "./settings.js";
+
+export function createProcessContext(): CliContext {
+  // `petstore pets list | head -1`: a closed pipe ends the output, not the process with a stack trace.
+  for (const stream of [process.stdout, process.stderr]) stream.on("error", ignoreClosedPipe);
+  const base: ClientBase = {
+    io: {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      readStdin: () => readAll(process.stdin),
+      isStdinTTY: process.stdin.isTTY === true,
+      isStdoutTTY: process.stdout.isTTY === true,
+      isStderrTTY: process.stderr.isTTY === true,
+    },
+    now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    random: Math.random,
+  };
+  return {
+    ...base,
+    env: process.env,
+    http: httpFactory(base, async (settings) => (await import("./internal/undici-transport.js")).undiciTransport(settings)),
+    config: fileConfigStore(configFilePath(process.env, homedir())),
+    prompt: {
+      confirm: async (question) => (await import("./internal/terminal-prompt.js")).confirmOnTerminal(question),
+    },
+  };
+}
+
+/**
+ * The `http` of a context: clients whose retries and verbose lines go to the context's stderr,
+ * over the transport `transportFor` gives (undici here, an in-memory API in tests).
+ */
+export function httpFactory(base: ClientBase, transportFor: (settings: Settings) => Promise<Transport>): CliContext["http"] {
+  return (settings) =>
+    lazyClient(async () => {
+      const [{ createApiClient }, { httpReporter }, { stderrOf }, { describeSources }] = await Promise.all([
+        import("./http.js"),
+        import("./output/http-log.js"),
+        import("./output/stream.js"),
+        import("./settings.js"),
+      ]);
+      const stderr = stderrOf(base, settings);
+      if (settings.verbose) stderr.write(`${describeSources(settings)}\n`);
+      const hooks = httpReporter(stderr, settings);
+      return createApiClient(settings, { ...hooks, transport: await transportFor(settings), now: base.now, sleep: base.sleep, random: base.random });
+    });
+}
+
+/** A client that loads itself on its first request, so commands that never send one never load it. */
+function lazyClient(load: () => Promise<ApiClient>): ApiClient {
+  let loading: Promise<ApiClient> | undefined;
+  return {
+    async request<T>(method: Method, target: string, options?: RequestOptions) {
+      loading ??= load();
+      return (await loading).request<T>(method, target, options);
+    },
+    async close() {
+      if (loading) await (await loading).close();
+    },
+  };
+}
+
+function ignoreClosedPipe(error: NodeJS.ErrnoException): void {
+  if (error.code !== "EPIPE") throw error;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks).toString("utf8");
+}

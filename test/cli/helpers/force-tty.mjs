@@ -1,0 +1,9 @@
+// Preloaded into the built CLI (`node --import <this file>?streams=stdout,stderr bin/petstore.js`)
+// by run-cli.ts, for the end-to-end tests that need a terminal's behaviour (table, colour,
+// progress) from a subprocess whose streams are pipes. The CLI itself has no such switch: it asks
+// each stream's isTTY, which this sets before the CLI starts.
+const streams = new URL(import.meta.url).searchParams.get("streams")?.split(",") ?? [];
+for (const name of streams) {
+  if (name !== "stdin" && name !== "stdout" && name !== "stderr") throw new Error(`force-tty: no stream ${name}`);
+  Object.defineProperty(process[name], "isTTY", { value: true, configurable: true });
+}

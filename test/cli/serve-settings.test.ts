@@ -1,0 +1,54 @@
+// `serve`'s options come from the same resolver as the client's settings: flag, then environment, then default.
+import { describe, expect, it } from "vitest";
+import { UsageError } from "../../src/cli/errors.js";
+import { resolveServeOptions, type ServeFlags } from "../../src/cli/settings.js";
+
+const resolve = (flags: ServeFlags, env: Record<string, string | undefined> = {}) => resolveServeOptions(flags, { env });
+
+describe("resolveServeOptions", () => {
+  it("falls back to the defaults", () => {
+    expect(resolve({})).toEqual({ port: 3000, host: "127.0.0.1", db: "./petstore.json", redis: undefined, configFile: undefined, quiet: false, adminKey: undefined });
+  });
+
+  it("takes the environment, and a flag wins over it; an empty variable counts as unset", () => {
+    const env = { PETSTORE_PORT: "8080", PETSTORE_HOST: "0.0.0.0", PETSTORE_DB: "/var/db.json", PETSTORE_REDIS_URL: "redis://cache:6379/1", PETSTORE_SERVE_CONFIG: "limits.json" };
+    expect(resolve({}, env)).toMatchObject({ port: 8080, host: "0.0.0.0", db: "/var/db.json", redis: "redis://cache:6379/1", configFile: "limits.json" });
+    expect(resolve({ port: "0", host: "::1", db: "here.json", redis: "redis://other/2", config: "mine.json" }, env)).toMatchObject({
+      port: 0, host: "::1", db: "here.json", redis: "redis://other/2", configFile: "mine.json",
+    });
+    expect(resolve({}, { PETSTORE_PORT: "", PETSTORE_DB: "" })).toMatchObject({ port: 3000, db: "./petstore.json" });
+  });
+
+  it.each([
+    [{ https: true }, { selfSigned: true }],
+    [{ cert: "cert.pem", key: "key.pem" }, { certFile: "cert.pem", keyFile: "key.pem" }],
+    // --https turns HTTPS on; the files say which certificate.
+    [{ https: true, cert: "cert.pem", key: "key.pem" }, { certFile: "cert.pem", keyFile: "key.pem" }],
+  ] as [ServeFlags, unknown][])("maps %j onto tls", (flags, tls) => {
+    expect(resolve(flags).tls).toEqual(tls);
+  });
+
+  it("serves plain HTTP without those flags", () => {
+    expect("tls" in resolve({})).toBe(false);
+  });
+
+  it.each([
+    [{ cert: "cert.pem" }, "--cert and --key go together"],
+    [{ key: "key.pem", https: true }, "--cert and --key go together"],
+    [{ cert: "", key: "key.pem" }, "--cert and --key must not be empty"],
+    [{ port: "70000" }, "--port must be an integer from 0 to 65535"],
+    [{ host: "" }, "--host must not be empty"],
+    [{ db: "" }, "--db must not be empty"],
+    [{ db: "mysql://db/petstore" }, "--db must be a file path or a postgres://[user@]host[:port]/database URL, not mysql://..."],
+    [{ db: "postgres://" }, "the host is missing"],
+    [{ db: "postgres://a b/c" }, "this URL cannot be parsed"],
+    [{ redis: "redis://cache/zero" }, '"/zero" is not a database number'],
+  ] as [ServeFlags, string][])("refuses %j as a usage error", (flags, message) => {
+    expect(() => resolve(flags)).toThrow(UsageError);
+    expect(() => resolve(flags)).toThrow(message);
+  });
+
+  it("refuses a short PETSTORE_ADMIN_KEY", () => {
+    expect(() => resolve({}, { PETSTORE_ADMIN_KEY: "short" })).toThrow("PETSTORE_ADMIN_KEY must be at least 24 characters long");
+  });
+});
