@@ -3,6 +3,7 @@
 import type { Command } from "commander";
 // Type-only: the server module itself is imported lazily, by `serve`'s action.
 import type { ServeOptions, ServeTls } from "../server/serve.js";
+import { LOCAL_BASE_URL } from "../contract/constants.js";
 import { parseHttpUrl } from "../support/http-url.js";
 import { profileOf, type ConfigStore, type Profile } from "./config-file.js";
 import { UsageError } from "./errors.js";
@@ -10,7 +11,8 @@ import { integerFlag } from "./internal/flags.js";
 import { pairingProblem, type Origin } from "./internal/key-pairing.js";
 import { checkDb, checkRedis } from "./internal/serve-checks.js";
 
-export const DEFAULT_BASE_URL = "http://127.0.0.1:3000/v1";
+/** Where `petstore serve` listens by default. */
+export const DEFAULT_BASE_URL = LOCAL_BASE_URL;
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_RETRIES = 3;
 const MAX_RETRIES = 20;

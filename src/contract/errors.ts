@@ -2,7 +2,6 @@
 // every answer, whoever sends it (the guard, a handler, the transport layer, the listener), is
 // built by errorBody/errorJson below. Kept free of zod so the client can import it at start-up.
 import { DEFAULT_DEADLINES, kibibytes, MAX_BODY_BYTES, MAX_HEADER_BYTES, seconds } from "./limits.js";
-import type { ErrorBody } from "./schemas.js";
 
 export const ERROR_CODES = [
   "invalid_parameter",
@@ -68,8 +67,15 @@ export function errorCodesFor(status: number): ErrorCode[] {
 /** The one status of a code, e.g. statusOf("key_banned") === 429. */
 export const statusOf = (code: ErrorCode): number => ERROR_CODE_DOCS[code].status;
 
+/** The Error body as the server writes it (schemas.ts checks it against ErrorSchema). */
+export interface ServerErrorBody {
+  code: ErrorCode;
+  message: string;
+  status: number;
+}
+
 /** The Error body: the one way any part of the server writes one. */
-export function errorBody(code: ErrorCode, message: string): ErrorBody {
+export function errorBody(code: ErrorCode, message: string): ServerErrorBody {
   return { code, message, status: statusOf(code) };
 }
 

@@ -2,7 +2,10 @@
 // put on every answer, described once and referenced from each operation.
 import { errorCodesFor, type ErrorCode } from "./errors.js";
 import { kibibytes, MAX_BODY_BYTES } from "./limits.js";
+import type { ErrorResponseName, FixedHeaderName, HeaderName, MarkHeaderName } from "./response-names.js";
 import { BETA_MARKER, type Deprecation, type JsonSchema, type RouteEntry } from "./routes.js";
+
+export type { ErrorResponseName, HeaderName, MarkHeaderName } from "./response-names.js";
 
 const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
@@ -39,11 +42,7 @@ const HEADER_COMPONENTS = {
   ),
   "WWW-Authenticate": header("The scheme to authenticate with (RFC 9110).", { const: 'Bearer realm="petstore"' }),
   Allow: header("The methods this path accepts.", { type: "string", examples: ["GET, HEAD, POST"] }),
-} satisfies Record<string, HeaderObject>;
-
-/** Headers that mark a route by its table entry: deprecation, and the beta marker. */
-export type MarkHeaderName = "Deprecation" | "Sunset" | "Link-Successor-Version" | "X-API-Stability";
-export type HeaderName = keyof typeof HEADER_COMPONENTS | MarkHeaderName;
+} satisfies Record<FixedHeaderName, HeaderObject>;
 
 export const DEPRECATION_HEADERS: HeaderName[] = ["Deprecation", "Sunset", "Link-Successor-Version"];
 export const BETA_HEADERS: HeaderName[] = ["X-API-Stability"];
@@ -118,9 +117,7 @@ const ERROR_RESPONSES = {
     headers: ["Retry-After"],
     rateLimitHeadersOptional: true,
   },
-} satisfies Record<string, ErrorResponseSpec>;
-
-export type ErrorResponseName = keyof typeof ERROR_RESPONSES;
+} satisfies Record<ErrorResponseName, ErrorResponseSpec>;
 
 /** A response object whose headers reference components.headers; rate-limit headers always included. */
 export function response(

@@ -10,7 +10,7 @@ import {
   LIST_LIMIT_MAX,
   LIST_LIMIT_MIN,
 } from "./constants.js";
-import type { ErrorResponseName, HeaderName } from "./openapi-responses.js";
+import type { ErrorResponseName, HeaderName } from "./response-names.js";
 
 export type JsonSchema = Record<string, unknown>;
 export type Method = "GET" | "POST" | "DELETE";

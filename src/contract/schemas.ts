@@ -3,7 +3,7 @@
 // The record types (Pet, NewPet, KeyView, ...) are inferred from them at the end of this file.
 import * as z from "zod";
 import { characterCount, KEY_NAME_MAX_LENGTH, PET_NAME_MAX_LENGTH, PET_STATUSES, PLANS } from "./constants.js";
-import { ERROR_CODES } from "./errors.js";
+import { ERROR_CODES, type ServerErrorBody } from "./errors.js";
 
 const required = (rule: string) => (issue: { input: unknown }) =>
   issue.input === undefined ? "is required" : rule;
@@ -120,6 +120,9 @@ export type NewPet = z.input<typeof NewPetSchema>;
  * code this client does not know yet (the server only ever writes ErrorCode, see errors.ts).
  */
 export type ErrorBody = Omit<z.infer<typeof ErrorSchema>, "code"> & { code: string };
+// What errors.ts writes is exactly what ErrorSchema describes.
+const _serverBodyMatches: [ServerErrorBody] extends [z.infer<typeof ErrorSchema>] ? true : false = true;
+void _serverBodyMatches;
 export type KeyLimits = z.infer<typeof KeyLimitsSchema>;
 /** A key as the admin API lists it: never the secret, never its hash. */
 export type KeyView = z.infer<typeof KeyViewSchema>;

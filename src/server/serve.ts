@@ -102,6 +102,12 @@ export interface SignalSource {
 
 /** `petstore serve`: runs until SIGINT or SIGTERM, then stops gracefully; returns the exit code. */
 export async function runServe(options: ServeOptions, io: ServeIO, signals: SignalSource = process): Promise<number> {
+  // Listen for the signals before starting: a supervisor may send SIGTERM the moment the
+  // listening line appears, and Node's default action would then skip the graceful stop.
+  const stopSignal = new Promise<string>((done) => {
+    signals.once("SIGINT", () => done("SIGINT"));
+    signals.once("SIGTERM", () => done("SIGTERM"));
+  });
   let server: RunningServer;
   try {
     server = await startServer(options, io);
@@ -109,10 +115,7 @@ export async function runServe(options: ServeOptions, io: ServeIO, signals: Sign
     io.stderr.write(`petstore serve: ${messageOf(error)}\n`);
     return 1;
   }
-  const signal = await new Promise<string>((done) => {
-    signals.once("SIGINT", () => done("SIGINT"));
-    signals.once("SIGTERM", () => done("SIGTERM"));
-  });
+  const signal = await stopSignal;
   io.stderr.write(`${signal}: finishing in-flight requests, then stopping\n`);
   await server.close();
   io.stderr.write("stopped\n");

@@ -11,7 +11,7 @@ import { environmentAdminKey } from "../../src/server/keys/admin-keys.js";
 import { createGuard } from "../../src/server/middleware/guard.js";
 import { createLogger } from "../../src/server/request-log.js";
 import { registerRoutes } from "../../src/server/routes/register.js";
-import { openMemoryStore } from "../../src/store/open-store.js";
+import { openMemoryStore } from "../../src/store/memory/open-memory-store.js";
 import { expectError } from "../helpers/assertions.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON document, read by path

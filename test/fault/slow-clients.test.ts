@@ -8,7 +8,7 @@ import { createApp } from "../../src/server/app.js";
 import { environmentAdminKey } from "../../src/server/keys/admin-keys.js";
 import { listenStrict, type HttpListener } from "../../src/server/listen.js";
 import { createLogger } from "../../src/server/request-log.js";
-import { openMemoryStore } from "../../src/store/open-store.js";
+import { openMemoryStore } from "../../src/store/memory/open-memory-store.js";
 import { startServeProcess, TEST_ADMIN_KEY, type ServeProcess } from "../helpers/serve-process.js";
 import { expectErrorAnswer } from "./http-answers.js";
 import { open, readAnswer, requestHead, sendRaw, type RawAnswer } from "./http-raw.js";

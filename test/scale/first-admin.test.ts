@@ -1,7 +1,7 @@
 // The admin key bootstrap of several instances starting at once on one empty PostgreSQL
 // database: check-then-create would give each its own admin key.
 import { expect, it } from "vitest";
-import { openPostgresStore } from "../../src/store/open-store.js";
+import { openPostgresStore } from "../../src/store/postgres/open-postgres-store.js";
 import { freshDatabase } from "../helpers/test-backend.js";
 import { keyRecord } from "../store/support.js";
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { LOCAL_BASE_URL } from "../../src/contract/constants.js";
 import { ensureAdminKey } from "../../src/server/keys/admin-keys.js";
 import { createLogger } from "../../src/server/request-log.js";
-import { openMemoryStore } from "../../src/store/open-store.js";
+import { openMemoryStore } from "../../src/store/memory/open-memory-store.js";
 
 async function notice(baseUrl: string): Promise<string> {
   const store = await openMemoryStore();

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { MemoryRateLimiter } from "../../src/limits/memory-rate-limiter.js";
 import { StorageUnavailableError } from "../../src/store/errors.js";
-import { openMemoryStore } from "../../src/store/open-store.js";
+import { openMemoryStore } from "../../src/store/memory/open-memory-store.js";
 import type { PetStore } from "../../src/store/pet-store.js";
 import { createApp } from "../../src/server/app.js";
 import { environmentAdminKey } from "../../src/server/keys/admin-keys.js";

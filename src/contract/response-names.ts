@@ -1,0 +1,35 @@
+// The names of the document's reusable headers and error responses. The route table refers to
+// them and openapi-responses.ts describes them; naming them here keeps the table from importing
+// the document's builder, which imports the table.
+
+/** components.headers present in every document. `Link-Next` is the `Link` of a next page. */
+export type FixedHeaderName =
+  | "X-RateLimit-Limit"
+  | "X-RateLimit-Remaining"
+  | "X-RateLimit-Reset"
+  | "RateLimit-Policy"
+  | "RateLimit"
+  | "Retry-After"
+  | "Location"
+  | "Link-Next"
+  | "WWW-Authenticate"
+  | "Allow";
+
+/** Headers that mark a route by its table entry: deprecation, and the beta marker. */
+export type MarkHeaderName = "Deprecation" | "Sunset" | "Link-Successor-Version" | "X-API-Stability";
+
+export type HeaderName = FixedHeaderName | MarkHeaderName;
+
+/** components.responses: every error an operation can answer. */
+export type ErrorResponseName =
+  | "InvalidParameter"
+  | "InvalidBody"
+  | "Unauthorized"
+  | "Forbidden"
+  | "NotFound"
+  | "MethodNotAllowed"
+  | "PayloadTooLarge"
+  | "UnsupportedMediaType"
+  | "TooManyRequests"
+  | "InternalError"
+  | "StorageUnavailable";
