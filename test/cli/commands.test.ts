@@ -63,7 +63,23 @@ describe("exit codes and error lines", () => {
     const result = await run(["pets", "list", "--retries", "2"], [tooMany("4")]);
     expect(result.code).toBe(5);
     expect(result.sleeps).toEqual([4000, 4000]);
-    expect(result.stderr).toBe("Error: slow down (rate_limited, HTTP 429)\nStill rate-limited after 2 retries; retry in 4 s.\n");
+    expect(result.stderr).toBe(
+      "Retrying in 4.0 s after HTTP 429 (retry 1 of 2)\nRetrying in 4.0 s after HTTP 429 (retry 2 of 2)\n" +
+        "Error: slow down (rate_limited, HTTP 429)\nStill rate-limited after 2 retries; retry in 4 s.\n",
+    );
+  });
+
+  it("says so when a Retry-After is past --max-wait: no retry made, and retryAfter in the JSON error", async () => {
+    const result = await run(["pets", "list", "--max-wait", "3", "--json"], [tooMany("4")]);
+    expect(result).toMatchObject({ code: 5, sleeps: [] });
+    expect(JSON.parse(result.stderr)).toEqual({ code: "rate_limited", message: "slow down", status: 429, retryAfter: 4 });
+    const plain = await run(["pets", "list", "--max-wait", "3"], [tooMany("4")]);
+    expect(plain.stderr).toBe("Error: slow down (rate_limited, HTTP 429)\nRate-limited; retry in 4 s.\n");
+  });
+
+  it("announces a wait over a second even when piped", async () => {
+    const result = await run(["pets", "list"], [tooMany("2"), { status: 200, body: [pet(1)] }]);
+    expect(result).toMatchObject({ code: 0, stderr: "Retrying in 2.0 s after HTTP 429 (retry 1 of 3)\n", sleeps: [2000] });
   });
 
   it("retries a 429 after Retry-After and succeeds with exit 0, silently when piped", async () => {
@@ -81,8 +97,9 @@ describe("exit codes and error lines", () => {
     expect(result.stderr).toMatch(
       new RegExp(
         `^\\* base URL ${BASE_URL} from the environment; API key from the environment\n` +
-          `> GET ${BASE_URL}/pets\n< HTTP 429 \\(\\d+ ms\\)\nRetrying in 1\\.0 s after HTTP 429 \\(retry 1 of 3\\)\n` +
-          `> GET ${BASE_URL}/pets\n< HTTP 200 \\(\\d+ ms\\)\n$`,
+          `> GET ${BASE_URL}/pets\n< HTTP 429 \\(\\d+ ms\\), quota \\d+/60 left, resets at [\\d:]{8}\n` +
+          `Retrying in 1\\.0 s after HTTP 429 \\(retry 1 of 3\\)\n` +
+          `> GET ${BASE_URL}/pets\n< HTTP 200 \\(\\d+ ms\\), quota \\d+/60 left, resets at [\\d:]{8}\n$`,
       ),
     );
     expect(result.stderr).not.toContain("ps_test");
