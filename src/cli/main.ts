@@ -11,6 +11,7 @@ import { keysCommand } from "./commands/keys/index.js";
 import { petsCommand } from "./commands/pets/index.js";
 import { registerOpenApi } from "./commands/openapi.js";
 import { registerServe } from "./commands/serve.js";
+import { registerStatus } from "./commands/status.js";
 
 export { createProcessContext } from "./process-context.js";
 
@@ -50,6 +51,7 @@ function buildProgram(ctx: CliContext, setExitCode: (code: number) => void): Com
   program.addCommand(completionCommand(ctx));
   registerServe(program, ctx, setExitCode);
   registerOpenApi(program, ctx);
+  registerStatus(program, ctx);
   inheritSettings(program);
   return program;
 }
