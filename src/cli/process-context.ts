@@ -41,6 +41,8 @@ export function createProcessContext(): CliContext {
 export function httpFactory(base: ClientBase, transportFor: (settings: Settings) => Promise<Transport>): CliContext["http"] {
   return (settings) =>
     lazyClient(async () => {
+      // Loaded side by side with the client's own modules: each import is a file read.
+      const transport = transportFor(settings);
       const [{ createApiClient }, { httpReporter }, { stderrOf }, { describeSources }] = await Promise.all([
         import("./http.js"),
         import("./output/http-log.js"),
@@ -50,7 +52,7 @@ export function httpFactory(base: ClientBase, transportFor: (settings: Settings)
       const stderr = stderrOf(base, settings);
       if (settings.verbose) stderr.write(`${describeSources(settings)}\n`);
       const hooks = httpReporter(stderr, settings);
-      return createApiClient(settings, { ...hooks, transport: await transportFor(settings), now: base.now, sleep: base.sleep, random: base.random });
+      return createApiClient(settings, { ...hooks, transport: await transport, now: base.now, sleep: base.sleep, random: base.random });
     });
 }
 
