@@ -107,7 +107,7 @@ export function createApiClient(settings: HttpSettings, deps: HttpDeps): ApiClie
           if (result.status < 200 || result.status > 299) {
             throw apiErrorOf(result, url, outcome.retryAfterMs, { apiKeySent: Boolean(settings.apiKey), retriesMade: attempt }, deps.now());
           }
-          return { status: result.status, headers: result.headers, body: parseBody(result.text, url) as T, url };
+          return { status: result.status, headers: result.headers, body: parseBody(result, url, settings.baseUrl) as T, url };
         }
         deps.onRetry?.({ delayMs: delay, retry: attempt + 1, of: settings.retries, after: result });
         await deps.sleep(delay);
@@ -153,16 +153,28 @@ function apiErrorOf(
   const waitMs = retryAfterMs ?? resetWait(answer.headers["x-ratelimit-reset"], nowMs);
   const context = { ...sent, waitMs, nowMs, path: new URL(url).pathname };
   const retryAfter = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
-  return new ApiError(body, hintForStatus(body, context), retryAfter);
+  const hint = body.code === UNEXPECTED ? notThisApiHint(new URL(url).origin) : hintForStatus(body, context);
+  return new ApiError(body, hint, retryAfter);
 }
 
-function parseBody(text: string, url: string): unknown {
-  if (text === "") return undefined;
+/** The code of an answer that is not the API's (see errorBody); exit 1, never "not found". */
+const UNEXPECTED = "unexpected_response";
+
+function parseBody(answer: Extract<Attempt, { kind: "answer" }>, url: string, baseUrl: string): unknown {
+  if (answer.text === "") return undefined;
   try {
-    return JSON.parse(text);
+    return JSON.parse(answer.text);
   } catch {
-    throw new Error(`the answer from ${url} is not JSON: ${text.slice(0, 80)}`);
+    const body = { code: UNEXPECTED, message: `the answer from ${url} is not JSON: ${answer.text.slice(0, 80)}`, status: answer.status };
+    throw new ApiError(body, notThisApiHint(new URL(baseUrl).origin));
   }
+}
+
+function notThisApiHint(origin: string): string {
+  return (
+    `Something answers at ${origin}, but not as the petstore API does. Check the base URL: it ends with the API prefix, ` +
+    "as in http://127.0.0.1:3000/v1 (--base-url, PETSTORE_BASE_URL or --env)."
+  );
 }
 
 /** The server's Error body, or one made up from the status when the answer is not one (a proxy's HTML page). */
@@ -175,7 +187,7 @@ function errorBody(status: number, text: string, url: string): ErrorBody {
   } catch {
     // Not JSON: fall through to the made-up body.
   }
-  return { code: "unexpected_response", message: `HTTP ${status} from ${url} without an Error body`, status };
+  return { code: UNEXPECTED, message: `HTTP ${status} from ${url} without the API's Error body`, status };
 }
 
 function resetWait(reset: string | undefined, nowMs: number): number | undefined {

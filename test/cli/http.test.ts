@@ -1,7 +1,7 @@
 // The client over the real wire (undici) against a scripted stand-in for whatever may sit in
 // front of the API (a proxy, a rate limiter): retries, time limits, answers that are not the API's.
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
-import { ApiError, NetworkError } from "../../src/cli/errors.js";
+import { ApiError, ExitCode, exitCodeFor, NetworkError } from "../../src/cli/errors.js";
 import { createApiClient, resolveTarget, type ApiClient, type HttpSettings } from "../../src/cli/http.js";
 import { undiciTransport } from "../../src/cli/internal/undici-transport.js";
 import { httpReporter } from "../../src/cli/output/http-log.js";
@@ -195,9 +195,26 @@ describe("answers that are not what we expect", () => {
     expect((error as ApiError).body).toMatchObject({ code: "unexpected_response", status: 500 });
   });
 
-  it("fails clearly on a 200 that is not JSON", async () => {
+  it("fails clearly on a 200 that is not JSON, saying the base URL may be wrong", async () => {
     const { error } = await call([{ status: 200, body: "<html>login</html>" }]);
     expect((error as Error).message).toMatch(/is not JSON: <html>login<\/html>/);
+    expect((error as ApiError).hint).toMatch(/^Something answers at http:\/\/127\.0\.0\.1:\d+, but not as the petstore API does\. Check the base URL/);
+    expect(exitCodeFor(error)).toBe(ExitCode.failure);
+  });
+
+  it.each([
+    ["an HTML page", "<html>Not Found</html>"],
+    ["JSON without the Error shape", { error: "Not Found" }],
+  ])("reports a 404 with %s as not this API (exit 1), not as no such resource (exit 4)", async (_what, body) => {
+    const { error } = await call([{ status: 404, body }]);
+    expect((error as ApiError).body).toMatchObject({ code: "unexpected_response", status: 404 });
+    expect((error as ApiError).hint).toMatch(/not as the petstore API does\. Check the base URL: it ends with the API prefix/);
+    expect(exitCodeFor(error)).toBe(ExitCode.failure);
+  });
+
+  it("still reports the API's own 404 as not found (exit 4)", async () => {
+    const { error } = await call([errorResponse(404, "not_found", "no pet with id 7")]);
+    expect(exitCodeFor(error)).toBe(ExitCode.notFound);
   });
 });
 
