@@ -62,6 +62,8 @@ export interface Settings {
   /** --max-wait in ms: the most a command waits between attempts, in all. */
   maxWaitMs: number;
   verbose: boolean;
+  /** Deprecation notices are shown (not PETSTORE_NO_DEPRECATION_NOTICE=1, not `deprecation-notices off`). */
+  deprecationNotices: boolean;
   /** Colour is allowed (no --no-color, no NO_COLOR); each stream still needs to be a TTY. */
   color: boolean;
   sources: { baseUrl: Source; apiKey: Source | undefined };
@@ -123,6 +125,7 @@ export async function resolveSettings(flags: GlobalFlags, ctx: { env: Env; confi
     retries: integerFlag("--retries", flags.retries, DEFAULT_RETRIES, 0, MAX_RETRIES),
     maxWaitMs: integerFlag("--max-wait", flags.maxWait, DEFAULT_MAX_WAIT_S, 0, 86_400) * 1000,
     verbose: flags.verbose === true,
+    deprecationNotices: ctx.env.PETSTORE_NO_DEPRECATION_NOTICE !== "1" && profile.deprecationNotices !== "off",
     color: flags.color !== false && !ctx.env.NO_COLOR,
     sources: { baseUrl: baseUrl.source, apiKey: apiKey?.source },
   };

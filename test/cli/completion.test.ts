@@ -34,7 +34,7 @@ const cases: [string, string[]][] = [
   ["petstore pets list --status ", ["available", "pending", "sold"]],
   ["petstore keys create --plan ", ["free", "pro", "business", "enterprise"]],
   ["petstore completion ", ["bash", "zsh", "fish"]],
-  ["petstore config set ", ["base-url", "api-key"]],
+  ["petstore config set ", ["base-url", "api-key", "deprecation-notices"]],
   ["petstore pets list --l", ["--limit"]],
   ["petstore pets add --", ["--name", "--category", "--status", "--help", "--version", "--base-url", "--env", "--api-key", "--json", "--timeout", "--retries", "--max-wait", "--verbose", "--no-color"]],
 ];
