@@ -6,6 +6,8 @@ import { JsonFileError, readJsonFile, writeFileAtomic } from "../support/json-fi
 export interface Profile {
   baseUrl?: string;
   apiKey?: string;
+  /** "off" silences the deprecation notices of deprecated calls. */
+  deprecationNotices?: string;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface ConfigStore {
 }
 
 /** The keys `config set|get` accept, as typed on the command line, and their field in the file. */
-export const CONFIG_KEYS = { "base-url": "baseUrl", "api-key": "apiKey" } as const;
+export const CONFIG_KEYS = { "base-url": "baseUrl", "api-key": "apiKey", "deprecation-notices": "deprecationNotices" } as const;
 export type ConfigKey = keyof typeof CONFIG_KEYS;
 
 /** $PETSTORE_CONFIG, else $XDG_CONFIG_HOME/petstore/config.json, else ~/.config/petstore/config.json. */
@@ -57,7 +59,7 @@ export function fileConfigStore(path: string): ConfigStore {
 }
 
 export function profileOf(data: ConfigData, envName: string | undefined): Profile | undefined {
-  if (envName === undefined) return { baseUrl: data.baseUrl, apiKey: data.apiKey };
+  if (envName === undefined) return { baseUrl: data.baseUrl, apiKey: data.apiKey, deprecationNotices: data.deprecationNotices };
   return data.profiles?.[envName];
 }
 

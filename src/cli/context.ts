@@ -3,6 +3,7 @@
 import type { ConfigStore } from "./config-file.js";
 import type { ApiClient } from "./http.js";
 import type { Env, Settings } from "./settings.js";
+import type { StateStore } from "./state-file.js";
 
 /** Somewhere text goes: process.stdout in production, a buffer in tests. */
 export interface TextSink {
@@ -32,6 +33,8 @@ export interface CliContext {
   http: (settings: Settings) => ApiClient;
   /** The config file: base URL and key, per profile. */
   config: ConfigStore;
+  /** What the client remembers between runs (when a notice was last shown). */
+  state: StateStore;
   /** Questions to the person at the terminal; ask only when io.isStdinTTY and io.isStderrTTY. */
   prompt: Prompter;
 }

@@ -54,7 +54,8 @@ export function exitCodeFor(error: unknown): number {
   if (error instanceof SilentError) return error.exitCode;
   if (error instanceof UsageError) return ExitCode.usage;
   if (error instanceof NetworkError) return ExitCode.unreachable;
-  if (error instanceof ApiError) {
+  // An answer that is not the API's (an HTML page, a 404 off the API prefix) is not "not found".
+  if (error instanceof ApiError && error.body.code !== "unexpected_response") {
     const status = error.body.status;
     if (status === 401 || status === 403) return ExitCode.auth;
     if (status === 404) return ExitCode.notFound;

@@ -28,7 +28,8 @@ Output:
   "Error: <message> (<code>, HTTP <status>)" and a hint, or with --json the
   JSON Error object. Each request times out after --timeout ms (default ${DEFAULT_TIMEOUT_MS});
   a 429 is retried up to --retries times (default ${DEFAULT_RETRIES}) after its Retry-After,
-  a GET also after refused connections and 502/503/504.
+  a GET or POST (sent with an Idempotency-Key) also after refused connections and
+  502/503/504; all the waits of a request together stay under --max-wait seconds.
 
 Exit codes:
   0  success

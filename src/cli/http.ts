@@ -1,6 +1,7 @@
 // The client side of HTTP: retries with backoff and Retry-After, and every failure turned into
 // ApiError or NetworkError. The wire itself (undici, or a test's in-memory API) is a Transport,
 // and everything a person sees about it (verbose lines, retries) goes out through hooks.
+import { randomUUID } from "node:crypto";
 import pkg from "../../package.json" with { type: "json" };
 import type { ErrorBody } from "../contract/values.js";
 import { ApiError, type NetworkError } from "./errors.js";
@@ -37,6 +38,8 @@ export interface HttpSettings {
   apiKey: string | undefined;
   timeoutMs: number;
   retries: number;
+  /** The most one request may spend waiting between its attempts (--max-wait). */
+  maxWaitMs: number;
 }
 
 /** One request as it goes on the wire. */
@@ -72,6 +75,8 @@ export interface HttpDeps extends HttpHooks {
   sleep: (ms: number) => Promise<void>;
   /** Uniform in [0, 1): jitter for backoff. */
   random: () => number;
+  /** The Idempotency-Key of a POST; a random UUID unless a test chooses. */
+  idempotencyKey?: () => string;
 }
 
 export function createApiClient(settings: HttpSettings, deps: HttpDeps): ApiClient {
@@ -86,19 +91,27 @@ export function createApiClient(settings: HttpSettings, deps: HttpDeps): ApiClie
     async request<T>(method: Method, target: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
       const url = resolveTarget(settings.baseUrl, target, options.query);
       const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-      const wire: WireRequest = { method, url, headers: requestHeaders(settings.apiKey, body !== undefined), body };
+      const headers = requestHeaders(settings.apiKey, body !== undefined);
+      // One key for all the attempts of this POST, so the server runs it at most once.
+      if (method === "POST") headers["idempotency-key"] = (deps.idempotencyKey ?? randomUUID)();
+      const wire: WireRequest = { method, url, headers, body };
+      let waitedMs = 0;
       for (let attempt = 0; ; attempt++) {
         const result = await send(wire);
         const outcome = outcomeOf(result, deps.now());
-        const delay = retryDelay(method, outcome, attempt, { retries: settings.retries, random: deps.random });
+        const policy = { retries: settings.retries, maxWaitMs: settings.maxWaitMs, waitedMs, random: deps.random };
+        const delay = retryDelay(method, outcome, attempt, policy);
         if (delay === undefined) {
           if (result.kind === "failure") throw result.error;
           options.onResponse?.(result.headers);
-          if (result.status < 200 || result.status > 299) throw apiErrorOf(result, url, outcome.retryAfterMs, settings, deps.now());
-          return { status: result.status, headers: result.headers, body: parseBody(result.text, url) as T, url };
+          if (result.status < 200 || result.status > 299) {
+            throw apiErrorOf(result, url, outcome.retryAfterMs, { apiKeySent: Boolean(settings.apiKey), retriesMade: attempt }, deps.now());
+          }
+          return { status: result.status, headers: result.headers, body: parseBody(result, url, settings.baseUrl) as T, url };
         }
         deps.onRetry?.({ delayMs: delay, retry: attempt + 1, of: settings.retries, after: result });
         await deps.sleep(delay);
+        waitedMs += delay;
       }
     },
     close: () => deps.transport.close(),
@@ -133,23 +146,35 @@ function apiErrorOf(
   answer: Extract<Attempt, { kind: "answer" }>,
   url: string,
   retryAfterMs: number | undefined,
-  settings: HttpSettings,
+  sent: { apiKeySent: boolean; retriesMade: number },
   nowMs: number,
 ): ApiError {
   const body = errorBody(answer.status, answer.text, url);
   const waitMs = retryAfterMs ?? resetWait(answer.headers["x-ratelimit-reset"], nowMs);
-  const context = { apiKeySent: Boolean(settings.apiKey), waitMs, retries: settings.retries, path: new URL(url).pathname };
+  const context = { ...sent, waitMs, nowMs, path: new URL(url).pathname };
   const retryAfter = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
-  return new ApiError(body, hintForStatus(body, context), retryAfter);
+  const hint = body.code === UNEXPECTED ? notThisApiHint(new URL(url).origin) : hintForStatus(body, context);
+  return new ApiError(body, hint, retryAfter);
 }
 
-function parseBody(text: string, url: string): unknown {
-  if (text === "") return undefined;
+/** The code of an answer that is not the API's (see errorBody); exit 1, never "not found". */
+const UNEXPECTED = "unexpected_response";
+
+function parseBody(answer: Extract<Attempt, { kind: "answer" }>, url: string, baseUrl: string): unknown {
+  if (answer.text === "") return undefined;
   try {
-    return JSON.parse(text);
+    return JSON.parse(answer.text);
   } catch {
-    throw new Error(`the answer from ${url} is not JSON: ${text.slice(0, 80)}`);
+    const body = { code: UNEXPECTED, message: `the answer from ${url} is not JSON: ${answer.text.slice(0, 80)}`, status: answer.status };
+    throw new ApiError(body, notThisApiHint(new URL(baseUrl).origin));
   }
+}
+
+function notThisApiHint(origin: string): string {
+  return (
+    `Something answers at ${origin}, but not as the petstore API does. Check the base URL: it ends with the API prefix, ` +
+    "as in http://127.0.0.1:3000/v1 (--base-url, PETSTORE_BASE_URL or --env)."
+  );
 }
 
 /** The server's Error body, or one made up from the status when the answer is not one (a proxy's HTML page). */
@@ -162,7 +187,7 @@ function errorBody(status: number, text: string, url: string): ErrorBody {
   } catch {
     // Not JSON: fall through to the made-up body.
   }
-  return { code: "unexpected_response", message: `HTTP ${status} from ${url} without an Error body`, status };
+  return { code: UNEXPECTED, message: `HTTP ${status} from ${url} without the API's Error body`, status };
 }
 
 function resetWait(reset: string | undefined, nowMs: number): number | undefined {

@@ -4,13 +4,14 @@ import type { CliContext } from "./context.js";
 import { exitCodeFor, ExitCode } from "./errors.js";
 import { reportError } from "./report-error.js";
 import { PROGRAM_HELP } from "./help-text.js";
-import { DEFAULT_BASE_URL, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from "./settings.js";
+import { DEFAULT_BASE_URL, DEFAULT_MAX_WAIT_S, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from "./settings.js";
 import { completionCommand } from "./commands/completion.js";
 import { configCommand } from "./commands/config/index.js";
 import { keysCommand } from "./commands/keys/index.js";
 import { petsCommand } from "./commands/pets/index.js";
 import { registerOpenApi } from "./commands/openapi.js";
 import { registerServe } from "./commands/serve.js";
+import { registerStatus } from "./commands/status.js";
 
 export { createProcessContext } from "./process-context.js";
 
@@ -50,6 +51,7 @@ function buildProgram(ctx: CliContext, setExitCode: (code: number) => void): Com
   program.addCommand(completionCommand(ctx));
   registerServe(program, ctx, setExitCode);
   registerOpenApi(program, ctx);
+  registerStatus(program, ctx);
   inheritSettings(program);
   return program;
 }
@@ -61,8 +63,9 @@ function addGlobalOptions(program: Command): void {
     .option("--api-key <key>", "API key (better: `config set api-key -`)")
     .option("--json", "JSON on stdout; errors as JSON on stderr")
     .option("--timeout <ms>", `time limit per request (default ${DEFAULT_TIMEOUT_MS})`)
-    .option("--retries <n>", `retries on 429 and failed GETs (default ${DEFAULT_RETRIES})`)
-    .option("--verbose", "log requests and retries to stderr")
+    .option("--retries <n>", `retries on 429, refused connections and 502/503/504 (default ${DEFAULT_RETRIES})`)
+    .option("--max-wait <seconds>", `most time to wait in all for Retry-After and backoff (default ${DEFAULT_MAX_WAIT_S})`)
+    .option("--verbose", "log requests, answers and remaining quota to stderr")
     .option("--no-color", "no colour (also NO_COLOR; only ever on a TTY)");
 }
 

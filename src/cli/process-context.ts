@@ -6,6 +6,7 @@ import type { CliContext, ClientBase } from "./context.js";
 // Types only: the HTTP client and undici are loaded by the first request, never at start-up.
 import type { ApiClient, Method, RequestOptions, Transport } from "./http.js";
 import type { Settings } from "./settings.js";
+import { fileStateStore, stateFilePath } from "./state-file.js";
 
 export function createProcessContext(): CliContext {
   // `petstore pets list | head -1`: a closed pipe ends the output, not the process with a stack trace.
@@ -28,6 +29,7 @@ export function createProcessContext(): CliContext {
     env: process.env,
     http: httpFactory(base, async (settings) => (await import("./internal/undici-transport.js")).undiciTransport(settings)),
     config: fileConfigStore(configFilePath(process.env, homedir())),
+    state: fileStateStore(stateFilePath(process.env, homedir())),
     prompt: {
       confirm: async (question) => (await import("./internal/terminal-prompt.js")).confirmOnTerminal(question),
     },
@@ -41,6 +43,8 @@ export function createProcessContext(): CliContext {
 export function httpFactory(base: ClientBase, transportFor: (settings: Settings) => Promise<Transport>): CliContext["http"] {
   return (settings) =>
     lazyClient(async () => {
+      // Loaded side by side with the client's own modules: each import is a file read.
+      const transport = transportFor(settings);
       const [{ createApiClient }, { httpReporter }, { stderrOf }, { describeSources }] = await Promise.all([
         import("./http.js"),
         import("./output/http-log.js"),
@@ -50,7 +54,7 @@ export function httpFactory(base: ClientBase, transportFor: (settings: Settings)
       const stderr = stderrOf(base, settings);
       if (settings.verbose) stderr.write(`${describeSources(settings)}\n`);
       const hooks = httpReporter(stderr, settings);
-      return createApiClient(settings, { ...hooks, transport: await transportFor(settings), now: base.now, sleep: base.sleep, random: base.random });
+      return createApiClient(settings, { ...hooks, transport: await transport, now: base.now, sleep: base.sleep, random: base.random });
     });
 }
 

@@ -5,7 +5,8 @@ import { ApiError, NetworkError, SilentError, UsageError } from "./errors.js";
 /**
  * Prints an error to stderr: `Error: <message> (<code>, HTTP <status>)`, then a hint where one
  * helps. With --json, one JSON object instead: the server's Error body, or `{code, message}`
- * for failures without an answer (code `unreachable`, `timeout` or `cli_error`).
+ * for failures without an answer (code `unreachable`, `timeout` or `cli_error`); a 429 or 503
+ * that said when to come back also carries `retryAfter` in seconds.
  */
 export function reportError(error: unknown, ctx: CliContext, options: { json: boolean }): void {
   if (error instanceof SilentError) return;
@@ -28,7 +29,7 @@ export function reportError(error: unknown, ctx: CliContext, options: { json: bo
 }
 
 function jsonError(error: unknown): object {
-  if (error instanceof ApiError) return error.body;
+  if (error instanceof ApiError) return error.retryAfter === undefined ? error.body : { ...error.body, retryAfter: error.retryAfter };
   if (error instanceof NetworkError) return { code: error.code, message: error.message };
   return { code: "cli_error", message: messageOf(error) };
 }

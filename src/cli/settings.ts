@@ -15,6 +15,8 @@ import { checkDb, checkRedis } from "./internal/serve-checks.js";
 export const DEFAULT_BASE_URL = LOCAL_BASE_URL;
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_RETRIES = 3;
+/** --max-wait's default, in seconds: a command waits at most this long in all for Retry-After and backoff. */
+export const DEFAULT_MAX_WAIT_S = 60;
 const MAX_RETRIES = 20;
 const ENV_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 export const SERVE_DEFAULTS = { port: "3000", host: "127.0.0.1", db: "./petstore.json" };
@@ -27,6 +29,7 @@ export interface GlobalFlags {
   json?: boolean;
   timeout?: string;
   retries?: string;
+  maxWait?: string;
   verbose?: boolean;
   /** false with --no-color. */
   color?: boolean;
@@ -56,7 +59,11 @@ export interface Settings {
   json: boolean;
   timeoutMs: number;
   retries: number;
+  /** --max-wait in ms: the most a command waits between attempts, in all. */
+  maxWaitMs: number;
   verbose: boolean;
+  /** Deprecation notices are shown (not PETSTORE_NO_DEPRECATION_NOTICE=1, not `deprecation-notices off`). */
+  deprecationNotices: boolean;
   /** Colour is allowed (no --no-color, no NO_COLOR); each stream still needs to be a TTY. */
   color: boolean;
   sources: { baseUrl: Source; apiKey: Source | undefined };
@@ -116,7 +123,9 @@ export async function resolveSettings(flags: GlobalFlags, ctx: { env: Env; confi
     json: flags.json === true,
     timeoutMs: integerFlag("--timeout", flags.timeout, DEFAULT_TIMEOUT_MS, 1, 3_600_000),
     retries: integerFlag("--retries", flags.retries, DEFAULT_RETRIES, 0, MAX_RETRIES),
+    maxWaitMs: integerFlag("--max-wait", flags.maxWait, DEFAULT_MAX_WAIT_S, 0, 86_400) * 1000,
     verbose: flags.verbose === true,
+    deprecationNotices: ctx.env.PETSTORE_NO_DEPRECATION_NOTICE !== "1" && profile.deprecationNotices !== "off",
     color: flags.color !== false && !ctx.env.NO_COLOR,
     sources: { baseUrl: baseUrl.source, apiKey: apiKey?.source },
   };

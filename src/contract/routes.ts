@@ -79,6 +79,18 @@ export interface RouteEntry {
 const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 const query = (name: string, description: string, schema: JsonSchema): Parameter => ({ name, in: "query", description, schema });
 
+/** One rate-limit window as GET /keys/current reports it. */
+const USAGE_WINDOW: JsonSchema = {
+  type: "object",
+  properties: {
+    limit: { type: "integer", minimum: 1 },
+    remaining: { type: "integer", minimum: 0, description: "Requests left in this window." },
+    resetAt: { type: "string", format: "date-time", description: "When the window starts afresh (UTC-aligned)." },
+  },
+  required: ["limit", "remaining", "resetAt"],
+  additionalProperties: false,
+};
+
 export const ROUTES = [
   {
     operationId: "health",
@@ -193,6 +205,44 @@ export const ROUTES = [
       description: "The key is refused from the next request on.",
       success: { status: 204, description: "Revoked." },
       errors: ["NotFound"],
+    },
+  },
+  {
+    operationId: "getCurrentKey",
+    method: "GET",
+    path: "/keys/current",
+    access: "key",
+    stability: "stable",
+    doc: {
+      tag: "keys",
+      summary: "The calling key, its usage and the server's version",
+      description:
+        "Any valid key may read its own record and what is left of its minute and day windows. " +
+        "The request is counted like any other (the one gate that authenticates also counts, so no route " +
+        "lets a key be tried for free); the usage is read after that count, so it includes this request.",
+      success: {
+        status: 200,
+        description: "The key (as in listKeys), its usage, and the server's package version.",
+        schema: {
+          type: "object",
+          properties: {
+            key: schemaRef("KeyView"),
+            usage: {
+              type: "object",
+              properties: {
+                minute: USAGE_WINDOW,
+                day: USAGE_WINDOW,
+                bannedUntil: { type: ["string", "null"], format: "date-time", description: "Set while the key is banned." },
+              },
+              required: ["minute", "day", "bannedUntil"],
+              additionalProperties: false,
+            },
+            server: { type: "object", properties: { version: { type: "string" } }, required: ["version"], additionalProperties: false },
+          },
+          required: ["key", "usage", "server"],
+          additionalProperties: false,
+        },
+      },
     },
   },
   {

@@ -4,7 +4,7 @@ import { messageOf } from "../support/error-text.js";
 import { PeriodicSaver } from "../support/periodic-saver.js";
 import type { LimitsPersister, Snapshot, SubjectRow } from "./persister.js";
 import { BAN_POLICY, type BanPolicy } from "./plans.js";
-import type { Decision, RateLimiter } from "./rate-limiter.js";
+import type { Decision, RateLimiter, Usage } from "./rate-limiter.js";
 import {
   DAY_MS,
   MINUTE_MS,
@@ -14,6 +14,7 @@ import {
   roll,
   secondsUntil,
   toRow,
+  usageOf,
   windowsOf,
   type SubjectState,
 } from "./subject-state.js";
@@ -59,6 +60,10 @@ export class MemoryRateLimiter implements RateLimiter {
 
   consume(subject: string, limits: KeyLimits): Promise<Decision> {
     return Promise.resolve(this.decide(subject, limits));
+  }
+
+  peek(subject: string, limits: KeyLimits): Promise<Usage> {
+    return Promise.resolve(usageOf(this.subjects.get(subject), limits, this.now()));
   }
 
   /** The synchronous core of consume(): counts the request and decides, with no await in between. */

@@ -23,6 +23,14 @@ export type Decision =
       windows: WindowState[];
     };
 
+/** A subject's standing, read without counting anything. */
+export interface Usage {
+  /** Both windows, minute first; `remaining` is what the next requests may still use. */
+  windows: WindowState[];
+  /** Unix ms until which the subject is banned, or null. */
+  bannedUntil: number | null;
+}
+
 /**
  * Counts requests per subject (a key id or a client IP) in two fixed UTC windows.
  * Async so that Redis can back it; the memory engine decides synchronously, which makes
@@ -30,5 +38,7 @@ export type Decision =
  */
 export interface RateLimiter {
   consume(subject: string, limits: KeyLimits): Promise<Decision>;
+  /** The subject's usage now, without consuming from it (GET /v1/keys/current reports it). */
+  peek(subject: string, limits: KeyLimits): Promise<Usage>;
   close(): Promise<void>;
 }

@@ -6,9 +6,9 @@ import type { KeyLimits } from "../contract/values.js";
 import { messageOf } from "../support/error-text.js";
 import { StorageUnavailableError } from "../support/storage-unavailable.js";
 import { BAN_POLICY, type BanPolicy } from "./plans.js";
-import type { Decision, RateLimiter } from "./rate-limiter.js";
+import type { Decision, RateLimiter, Usage } from "./rate-limiter.js";
 import { CONSUME_SCRIPT } from "./redis-consume-script.js";
-import { retryAfterOf, secondsUntil, windowsOf, type SubjectState } from "./subject-state.js";
+import { retryAfterOf, secondsUntil, usageOf, windowsOf, type SubjectState } from "./subject-state.js";
 
 export interface RedisRateLimiterOptions {
   /** ms since the epoch; Date.now by default. Passed to the script, so every window follows it. */
@@ -56,6 +56,20 @@ export class RedisRateLimiter implements RateLimiter {
       throw new StorageUnavailableError(this.#name, messageOf(error));
     }
     return toDecision(reply, limits, now);
+  }
+
+  /** One HMGET: reading is atomic on its own, and nothing is written, not even the expiry. */
+  async peek(subject: string, limits: KeyLimits): Promise<Usage> {
+    const now = this.#now();
+    let fields: Array<string | null>;
+    try {
+      fields = await this.#redis.hmget(this.#keyPrefix + subject, "m", "ms", "mr", "d", "ds", "dr", "b");
+    } catch (error) {
+      throw new StorageUnavailableError(this.#name, messageOf(error));
+    }
+    if (fields[0] === null || fields[0] === undefined) return usageOf(undefined, limits, now);
+    const [minute = 0, minuteServed = 0, minuteRejected = 0, day = 0, dayServed = 0, dayRejected = 0, bannedUntil = 0] = fields.map(Number);
+    return usageOf({ minute, minuteServed, minuteRejected, day, dayServed, dayRejected, bannedUntil }, limits, now);
   }
 
   async close(): Promise<void> {

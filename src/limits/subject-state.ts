@@ -1,7 +1,7 @@
 // One subject's counters in two fixed UTC windows, as plain numbers: this is the hot path.
 import type { KeyLimits } from "../contract/values.js";
 import type { SubjectRow } from "./persister.js";
-import type { WindowState } from "./rate-limiter.js";
+import type { Usage, WindowState } from "./rate-limiter.js";
 
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;
@@ -55,6 +55,13 @@ export function windowsOf(state: SubjectState, limits: KeyLimits): WindowState[]
       resetAt: (state.day + 1) * 86_400,
     },
   ];
+}
+
+/** The usage a peek reports: the state as it stands at `now`, ended windows at zero. */
+export function usageOf(stored: SubjectState | undefined, limits: KeyLimits, now: number): Usage {
+  const state = stored ? { ...stored } : newState(Math.floor(now / MINUTE_MS), Math.floor(now / DAY_MS));
+  roll(state, Math.floor(now / MINUTE_MS), Math.floor(now / DAY_MS));
+  return { windows: windowsOf(state, limits), bannedUntil: state.bannedUntil > now ? state.bannedUntil : null };
 }
 
 /** Whole seconds (>= 1) until the exhausted window resets. */

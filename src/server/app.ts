@@ -7,7 +7,7 @@ import type { PetStore } from "../store/pet-store.js";
 import { toErrorResponse } from "./error-response.js";
 import { createGuard } from "./middleware/guard.js";
 import type { ServerLogger } from "./request-log.js";
-import { createKey, listKeys, revokeKey } from "./routes/keys.js";
+import { createKey, getCurrentKey, listKeys, revokeKey } from "./routes/keys.js";
 import { registerRoutes, type Handlers } from "./routes/register.js";
 import { getOpenApi } from "./routes/openapi.js";
 import { createPet, getPet, listPets } from "./routes/pets.js";
@@ -59,6 +59,7 @@ function handlers(deps: AppDeps): Handlers<OperationId> {
     listKeys: () => listKeys(deps),
     createKey: (event) => createKey(event, deps),
     revokeKey: (event) => revokeKey(event, deps),
+    getCurrentKey: (event) => getCurrentKey(event, deps),
     getOpenApi,
   };
 }

@@ -1,12 +1,15 @@
 // The verbs in-process against the API in memory: exit codes, stdout and stderr for every kind
 // of answer, without a subprocess. Each scripted answer is one the OpenAPI document allows.
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { deprecationNotice } from "../../src/cli/commands/pets/get.js";
 import { runList } from "../../src/cli/commands/pets/list.js";
 import { main } from "../../src/cli/main.js";
 import { resolveSettings } from "../../src/cli/settings.js";
 import { apiError, GET_PET_DEPRECATION, inMemoryApi, type Script, type ScriptedAnswer } from "./helpers/in-memory-api.js";
-import { createTestContext, type TestContextOptions } from "./helpers/test-context.js";
+import { createTestContext, memoryStateStore, type TestContextOptions } from "./helpers/test-context.js";
 
 const BASE_URL = "http://127.0.0.1:3999/v1";
 
@@ -63,7 +66,23 @@ describe("exit codes and error lines", () => {
     const result = await run(["pets", "list", "--retries", "2"], [tooMany("4")]);
     expect(result.code).toBe(5);
     expect(result.sleeps).toEqual([4000, 4000]);
-    expect(result.stderr).toBe("Error: slow down (rate_limited, HTTP 429)\nStill rate-limited after 2 retries; retry in 4 s.\n");
+    expect(result.stderr).toBe(
+      "Retrying in 4.0 s after HTTP 429 (retry 1 of 2)\nRetrying in 4.0 s after HTTP 429 (retry 2 of 2)\n" +
+        "Error: slow down (rate_limited, HTTP 429)\nStill rate-limited after 2 retries; retry in 4 s.\n",
+    );
+  });
+
+  it("says so when a Retry-After is past --max-wait: no retry made, and retryAfter in the JSON error", async () => {
+    const result = await run(["pets", "list", "--max-wait", "3", "--json"], [tooMany("4")]);
+    expect(result).toMatchObject({ code: 5, sleeps: [] });
+    expect(JSON.parse(result.stderr)).toEqual({ code: "rate_limited", message: "slow down", status: 429, retryAfter: 4 });
+    const plain = await run(["pets", "list", "--max-wait", "3"], [tooMany("4")]);
+    expect(plain.stderr).toBe("Error: slow down (rate_limited, HTTP 429)\nRate-limited; retry in 4 s.\n");
+  });
+
+  it("announces a wait over a second even when piped", async () => {
+    const result = await run(["pets", "list"], [tooMany("2"), { status: 200, body: [pet(1)] }]);
+    expect(result).toMatchObject({ code: 0, stderr: "Retrying in 2.0 s after HTTP 429 (retry 1 of 3)\n", sleeps: [2000] });
   });
 
   it("retries a 429 after Retry-After and succeeds with exit 0, silently when piped", async () => {
@@ -81,8 +100,9 @@ describe("exit codes and error lines", () => {
     expect(result.stderr).toMatch(
       new RegExp(
         `^\\* base URL ${BASE_URL} from the environment; API key from the environment\n` +
-          `> GET ${BASE_URL}/pets\n< HTTP 429 \\(\\d+ ms\\)\nRetrying in 1\\.0 s after HTTP 429 \\(retry 1 of 3\\)\n` +
-          `> GET ${BASE_URL}/pets\n< HTTP 200 \\(\\d+ ms\\)\n$`,
+          `> GET ${BASE_URL}/pets\n< HTTP 429 \\(\\d+ ms\\), quota \\d+/60 left, resets at [\\d:]{8}\n` +
+          `Retrying in 1\\.0 s after HTTP 429 \\(retry 1 of 3\\)\n` +
+          `> GET ${BASE_URL}/pets\n< HTTP 200 \\(\\d+ ms\\), quota \\d+/60 left, resets at [\\d:]{8}\n$`,
       ),
     );
     expect(result.stderr).not.toContain("ps_test");
@@ -150,14 +170,37 @@ describe("pets list", () => {
 describe("pets get", () => {
   const notice =
     "Warning: GET /pets/{id}, which `petstore pets get` calls, is deprecated and will be removed on 2030-12-05. " +
-    "Use `petstore pets list --status <status>` instead.\n";
+    "Its successor is GET /pets: use `petstore pets list` (with --status to filter, --all for every page) and pick the pet by id. " +
+    "To silence this: PETSTORE_NO_DEPRECATION_NOTICE=1 or `petstore config set deprecation-notices off`.\n";
+  const found = { status: 200, headers: GET_PET_DEPRECATION, body: pet(7) };
+  const DAY = 86_400_000;
 
   it("prints the pet and one deprecation notice naming the date and the replacement, even after a retry", async () => {
-    const result = await run(["pets", "get", "7"], [
-      apiError(429, "rate_limited", "wait", { ...GET_PET_DEPRECATION, "retry-after": "1" }),
-      { status: 200, headers: GET_PET_DEPRECATION, body: pet(7) },
-    ]);
+    const result = await run(["pets", "get", "7"], [apiError(429, "rate_limited", "wait", { ...GET_PET_DEPRECATION, "retry-after": "1" }), found]);
     expect(result).toMatchObject({ code: 0, stdout: "7\tpet7\t1\tavailable\n", stderr: notice });
+  });
+
+  it("shows the notice at most once a day per base URL, remembered in the state", async () => {
+    const state = memoryStateStore();
+    let now = Date.UTC(2030, 0, 1, 9, 0, 0);
+    const get = (env: Record<string, string> = {}) => run(["pets", "get", "7"], [found], { state, now: () => now, env });
+    expect((await get()).stderr).toBe(notice);
+    expect(state.current.deprecationNoticeShown).toEqual({ [BASE_URL]: now });
+    now += DAY - 1;
+    expect((await get()).stderr).toBe("");
+    expect((await get({ PETSTORE_BASE_URL: "http://127.0.0.1:4000/v1", PETSTORE_API_KEY: "ps_other" })).stderr).toBe(notice);
+    now += 1;
+    expect((await get()).stderr).toBe(notice);
+  });
+
+  it("never shows it on a 404, and not when turned off by the environment or the config", async () => {
+    const missing = await run(["pets", "get", "7"], [apiError(404, "not_found", "no pet with id 7", GET_PET_DEPRECATION)]);
+    expect(missing.stderr).toBe("Error: no pet with id 7 (not_found, HTTP 404)\n");
+    expect((await run(["pets", "get", "7"], [found], { env: { PETSTORE_NO_DEPRECATION_NOTICE: "1" } })).stderr).toBe("");
+    const dir = await mkdtemp(join(tmpdir(), "petstore-notice-"));
+    const config = join(dir, "config.json");
+    await writeFile(config, JSON.stringify({ deprecationNotices: "off" }));
+    expect((await run(["pets", "get", "7"], [found], { env: { PETSTORE_CONFIG: config } })).stderr).toBe("");
   });
 
   it("prints the Pet object with --json; the notice stays on stderr", async () => {
@@ -283,7 +326,9 @@ describe("deprecationNotice", () => {
   it("says nothing for an answer that is not marked deprecated", () => {
     expect(deprecationNotice({})).toBeUndefined();
     expect(deprecationNotice({ deprecation: "@1767225600" })).toBe(
-      "Warning: GET /pets/{id}, which `petstore pets get` calls, is deprecated. Use `petstore pets list --status <status>` instead.",
+      "Warning: GET /pets/{id}, which `petstore pets get` calls, is deprecated. Its successor is GET /pets: " +
+        "use `petstore pets list` (with --status to filter, --all for every page) and pick the pet by id. " +
+        "To silence this: PETSTORE_NO_DEPRECATION_NOTICE=1 or `petstore config set deprecation-notices off`.",
     );
   });
 });

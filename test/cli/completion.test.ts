@@ -27,16 +27,16 @@ beforeAll(async () => {
 
 // What each line should complete to (the last word is being typed).
 const cases: [string, string[]][] = [
-  ["petstore ", ["pets", "keys", "config", "completion", "serve", "openapi"]],
+  ["petstore ", ["pets", "keys", "config", "completion", "serve", "openapi", "status"]],
   ["petstore pets ", ["list", "add", "get"]],
   ["petstore keys ", ["create", "list", "revoke"]],
   ["petstore --env staging --base-url http://x/v1 pets ", ["list", "add", "get"]],
   ["petstore pets list --status ", ["available", "pending", "sold"]],
   ["petstore keys create --plan ", ["free", "pro", "business", "enterprise"]],
   ["petstore completion ", ["bash", "zsh", "fish"]],
-  ["petstore config set ", ["base-url", "api-key"]],
+  ["petstore config set ", ["base-url", "api-key", "deprecation-notices"]],
   ["petstore pets list --l", ["--limit"]],
-  ["petstore pets add --", ["--name", "--category", "--status", "--help", "--version", "--base-url", "--env", "--api-key", "--json", "--timeout", "--retries", "--verbose", "--no-color"]],
+  ["petstore pets add --", ["--name", "--category", "--status", "--help", "--version", "--base-url", "--env", "--api-key", "--json", "--timeout", "--retries", "--max-wait", "--verbose", "--no-color"]],
 ];
 
 describe("bash", () => {

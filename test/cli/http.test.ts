@@ -1,7 +1,7 @@
 // The client over the real wire (undici) against a scripted stand-in for whatever may sit in
 // front of the API (a proxy, a rate limiter): retries, time limits, answers that are not the API's.
-import { afterEach, describe, expect, it } from "vitest";
-import { ApiError, NetworkError } from "../../src/cli/errors.js";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
+import { ApiError, ExitCode, exitCodeFor, NetworkError } from "../../src/cli/errors.js";
 import { createApiClient, resolveTarget, type ApiClient, type HttpSettings } from "../../src/cli/http.js";
 import { undiciTransport } from "../../src/cli/internal/undici-transport.js";
 import { httpReporter } from "../../src/cli/output/http-log.js";
@@ -35,10 +35,10 @@ afterEach(async () => {
   api = undefined;
 });
 
-async function call(responses: FakeResponse[], method: "GET" | "POST" = "GET", overrides: Partial<TestSettings> = {}) {
+async function call(responses: FakeResponse[], method: "GET" | "POST" = "GET", overrides: Partial<TestSettings> = {}, now?: () => number) {
   api = await startFakeApi(responses);
-  const test = createTestContext();
-  const settings: TestSettings = { baseUrl: api.baseUrl, apiKey: "ps_key", timeoutMs: 2000, retries: 3, verbose: false, ...overrides };
+  const test = createTestContext({ now });
+  const settings: TestSettings = { baseUrl: api.baseUrl, apiKey: "ps_key", timeoutMs: 2000, retries: 3, maxWaitMs: 60_000, verbose: false, ...overrides };
   const body = method === "POST" ? { name: "Rex", categoryId: 1 } : undefined;
   const result = await withApiClient(settings, test, (client) => client.request("GET" === method ? "GET" : "POST", "/pets", { body })).then(
     (response) => ({ response, error: undefined }),
@@ -100,11 +100,21 @@ describe("retries", () => {
     expect(requests).toHaveLength(2);
   });
 
-  it("does not retry a POST on 503", async () => {
-    const { error, requests, sleeps } = await call([errorResponse(503, "storage_unavailable", "busy", { "retry-after": "1" })], "POST");
-    expect((error as ApiError).body.status).toBe(503);
-    expect(requests).toHaveLength(1);
-    expect(sleeps).toEqual([]);
+  it("retries a POST on 503 under the same Idempotency-Key, fresh for each POST", async () => {
+    const busy = errorResponse(503, "storage_unavailable", "busy", { "retry-after": "1" });
+    const { response, requests, sleeps } = await call([busy, { status: 201, body: pets[0] }], "POST");
+    expect(response?.status).toBe(201);
+    expect(sleeps).toEqual([1000]);
+    const keys = requests.map((request) => request.headers["idempotency-key"]);
+    expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(keys[1]).toBe(keys[0]);
+    const again = await call([{ status: 201, body: pets[0] }], "POST");
+    expect(again.requests[0]?.headers["idempotency-key"]).not.toBe(keys[0]);
+  });
+
+  it("sends no Idempotency-Key with a GET", async () => {
+    const { requests } = await call([{ status: 200, body: pets }]);
+    expect(requests[0]?.headers["idempotency-key"]).toBeUndefined();
   });
 
   it("does not retry a 500 or a 400", async () => {
@@ -115,24 +125,47 @@ describe("retries", () => {
     }
   });
 
-  it("gives up at once when Retry-After is longer than a minute", async () => {
-    const { error, sleeps } = await call([errorResponse(429, "key_banned", "banned", { "retry-after": "900" })]);
+  it("gives up at once when Retry-After is past --max-wait, saying no retry was made and until when the ban lasts", async () => {
+    const savedTz = process.env.TZ;
+    process.env.TZ = "Europe/Paris";
+    onTestFinished(() => {
+      if (savedTz === undefined) delete process.env.TZ;
+      else process.env.TZ = savedTz;
+    });
+    const noon = () => Date.UTC(2030, 0, 1, 12, 0, 0);
+    const { error, sleeps } = await call([errorResponse(429, "key_banned", "banned", { "retry-after": "900" })], "GET", {}, noon);
     expect(sleeps).toEqual([]);
-    expect((error as ApiError).hint).toBe(
-      "Still rate-limited after 3 retries; retry in 900 s. The key is banned for a while after repeated requests over its limit.",
-    );
+    // The test clock stands at 2030-01-01T12:00:00Z: 13:00 in Paris, so the ban ends at 13:15.
+    expect((error as ApiError).hint).toBe("Rate-limited: the key is banned until 13:15 (15 min) after repeated requests over its limit.");
+    expect((error as ApiError).retryAfter).toBe(900);
   });
 
-  it("reports retries on stderr with --verbose", async () => {
+  it("waits a Retry-After within --max-wait, and not one past it", async () => {
+    const long = tooMany({ "retry-after": "30" });
+    expect((await call([long, { status: 200, body: pets }], "GET", { maxWaitMs: 30_000 })).sleeps).toEqual([30_000]);
+    const { sleeps, error } = await call([long, long], "GET", { maxWaitMs: 45_000 });
+    expect(sleeps).toEqual([30_000]);
+    expect((error as ApiError).hint).toBe("Still rate-limited after 1 retry; retry in 30 s.");
+  });
+
+  it("reports short retries on stderr with --verbose only, and every wait over a second always", async () => {
     const { stderr } = await call([tooMany({ "retry-after": "1" }), { status: 200, body: pets }], "GET", { verbose: true });
     expect(stderr()).toContain("Retrying in 1.0 s after HTTP 429 (retry 1 of 3)\n");
+    expect((await call([tooMany({ "retry-after": "1" }), { status: 200, body: pets }])).stderr()).toBe("");
+    expect((await call([tooMany({ "retry-after": "2" }), { status: 200, body: pets }])).stderr()).toBe("Retrying in 2.0 s after HTTP 429 (retry 1 of 3)\n");
+  });
+
+  it("shows each answer's remaining quota with --verbose", async () => {
+    const quota = { "x-ratelimit-limit": "60", "x-ratelimit-remaining": "58", "x-ratelimit-reset": "1893499260" };
+    const { stderr } = await call([{ status: 200, body: pets, headers: quota }], "GET", { verbose: true });
+    expect(stderr()).toMatch(/< HTTP 200 \(\d+ ms\), quota 58\/60 left, resets at \d\d:\d\d:\d\d\n$/);
   });
 });
 
 describe("failures without an answer", () => {
   it("retries a refused GET, then names the base URL in its hint", async () => {
     const test = createTestContext();
-    const settings = { baseUrl: "http://127.0.0.1:9/v1", apiKey: "k", timeoutMs: 2000, retries: 2, verbose: false };
+    const settings = { baseUrl: "http://127.0.0.1:9/v1", apiKey: "k", timeoutMs: 2000, retries: 2, maxWaitMs: 60_000, verbose: false };
     const error = await withApiClient(settings, test, (client) => client.request("GET", "/pets")).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).message).toBe("connection refused by http://127.0.0.1:9");
@@ -140,11 +173,11 @@ describe("failures without an answer", () => {
     expect(test.sleeps).toHaveLength(2);
   });
 
-  it("does not retry a refused POST", async () => {
+  it("retries a refused POST too: its Idempotency-Key makes a repeat harmless", async () => {
     const test = createTestContext();
-    const settings = { baseUrl: "http://127.0.0.1:9/v1", apiKey: "k", timeoutMs: 2000, retries: 2, verbose: false };
+    const settings = { baseUrl: "http://127.0.0.1:9/v1", apiKey: "k", timeoutMs: 2000, retries: 2, maxWaitMs: 60_000, verbose: false };
     await expect(withApiClient(settings, test, (client) => client.request("POST", "/pets", { body: {} }))).rejects.toThrow(NetworkError);
-    expect(test.sleeps).toEqual([]);
+    expect(test.sleeps).toHaveLength(2);
   });
 
   it("times out after --timeout ms, without retrying", async () => {
@@ -162,9 +195,26 @@ describe("answers that are not what we expect", () => {
     expect((error as ApiError).body).toMatchObject({ code: "unexpected_response", status: 500 });
   });
 
-  it("fails clearly on a 200 that is not JSON", async () => {
+  it("fails clearly on a 200 that is not JSON, saying the base URL may be wrong", async () => {
     const { error } = await call([{ status: 200, body: "<html>login</html>" }]);
     expect((error as Error).message).toMatch(/is not JSON: <html>login<\/html>/);
+    expect((error as ApiError).hint).toMatch(/^Something answers at http:\/\/127\.0\.0\.1:\d+, but not as the petstore API does\. Check the base URL/);
+    expect(exitCodeFor(error)).toBe(ExitCode.failure);
+  });
+
+  it.each([
+    ["an HTML page", "<html>Not Found</html>"],
+    ["JSON without the Error shape", { error: "Not Found" }],
+  ])("reports a 404 with %s as not this API (exit 1), not as no such resource (exit 4)", async (_what, body) => {
+    const { error } = await call([{ status: 404, body }]);
+    expect((error as ApiError).body).toMatchObject({ code: "unexpected_response", status: 404 });
+    expect((error as ApiError).hint).toMatch(/not as the petstore API does\. Check the base URL: it ends with the API prefix/);
+    expect(exitCodeFor(error)).toBe(ExitCode.failure);
+  });
+
+  it("still reports the API's own 404 as not found (exit 4)", async () => {
+    const { error } = await call([errorResponse(404, "not_found", "no pet with id 7")]);
+    expect(exitCodeFor(error)).toBe(ExitCode.notFound);
   });
 });
 
@@ -180,7 +230,7 @@ describe("resolveTarget", () => {
 
 it("closes its connections so the process can exit", async () => {
   api = await startFakeApi([{ status: 200, body: pets }]);
-  const client = clientFor({ baseUrl: api.baseUrl, apiKey: "k", timeoutMs: 1000, retries: 0, verbose: false }, createTestContext());
+  const client = clientFor({ baseUrl: api.baseUrl, apiKey: "k", timeoutMs: 1000, retries: 0, maxWaitMs: 60_000, verbose: false }, createTestContext());
   await client.request("GET", "/pets");
   await client.close();
   await expect(client.request("GET", "/pets")).rejects.toThrow();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { backoffDelay, MAX_RETRY_AFTER_MS, parseRetryAfter, retryDelay } from "../../src/cli/internal/retry-policy.js";
+import { backoffDelay, parseRetryAfter, retryDelay } from "../../src/cli/internal/retry-policy.js";
 
-const policy = (random = 0.5, retries = 3) => ({ retries, random: () => random });
+const policy = (random = 0.5, retries = 3, waitedMs = 0) => ({ retries, maxWaitMs: 60_000, waitedMs, random: () => random });
 
 describe("retryDelay", () => {
   it.each([
@@ -15,8 +15,9 @@ describe("retryDelay", () => {
     { method: "GET", outcome: { transient: false }, retried: false },
     { method: "GET", outcome: { status: 500 }, retried: false },
     { method: "GET", outcome: { status: 404 }, retried: false },
-    { method: "POST", outcome: { status: 503 }, retried: false },
-    { method: "POST", outcome: { transient: true }, retried: false },
+    { method: "POST", outcome: { status: 503 }, retried: true },
+    { method: "POST", outcome: { transient: true }, retried: true },
+    { method: "POST", outcome: { status: 500 }, retried: false },
     { method: "DELETE", outcome: { status: 502 }, retried: false },
   ])("$method after $outcome: retried=$retried", ({ method, outcome, retried }) => {
     expect(retryDelay(method, outcome, 0, policy()) !== undefined).toBe(retried);
@@ -27,9 +28,15 @@ describe("retryDelay", () => {
     expect(retryDelay("POST", { status: 429, retryAfterMs: 1000 }, 2, policy(0.99))).toBe(1000);
   });
 
-  it("gives up rather than wait longer than a minute", () => {
-    expect(retryDelay("GET", { status: 429, retryAfterMs: MAX_RETRY_AFTER_MS }, 0, policy())).toBe(MAX_RETRY_AFTER_MS);
-    expect(retryDelay("GET", { status: 429, retryAfterMs: MAX_RETRY_AFTER_MS + 1000 }, 0, policy())).toBeUndefined();
+  it("gives up rather than wait past --max-wait in all", () => {
+    expect(retryDelay("GET", { status: 429, retryAfterMs: 60_000 }, 0, policy())).toBe(60_000);
+    expect(retryDelay("GET", { status: 429, retryAfterMs: 61_000 }, 0, policy())).toBeUndefined();
+    expect(retryDelay("GET", { status: 429, retryAfterMs: 30_000 }, 1, policy(0.5, 3, 40_000))).toBeUndefined();
+  });
+
+  it("cuts backoff to what is left of --max-wait, and stops when nothing is", () => {
+    expect(retryDelay("GET", { status: 503 }, 5, policy(0.99, 9, 59_000))).toBe(1000);
+    expect(retryDelay("GET", { status: 503 }, 1, policy(0.5, 9, 60_000))).toBeUndefined();
   });
 
   it("stops after --retries retries", () => {

@@ -69,6 +69,7 @@ describe("the OpenAPI document", () => {
     ["createKey", "post /keys", [201, 400, 401, 403, 413, 415, 429, 500, 503]],
     ["listKeys", "get /keys", [200, 401, 403, 429, 500, 503]],
     ["revokeKey", "delete /keys/{id}", [204, 401, 403, 404, 429, 500, 503]],
+    ["getCurrentKey", "get /keys/current", [200, 401, 429, 500, 503]],
     ["getOpenApi", "get /openapi.json", [200, 429, 500, 503]],
   ])("%s (%s) declares exactly %j", (id, route, statuses) => {
     const found = operations.find((candidate) => candidate.id === id)!;

@@ -35,6 +35,7 @@ describe("the document is generated from the table", () => {
       "/v1/pets/:petId": "GET, HEAD",
       "/v1/keys": "GET, HEAD, POST",
       "/v1/keys/:id": "DELETE",
+      "/v1/keys/current": "GET, HEAD",
       "/v1/openapi.json": "GET, HEAD",
     });
   });

@@ -39,7 +39,7 @@ function pair(ban: BanPolicy = BAN, start = NOON) {
     }
     return decisions;
   };
-  return { clock, shared, take };
+  return { clock, memory, shared, take };
 }
 
 const same = (decisions: { memory: Decision; redis: Decision }[]) => {
@@ -111,6 +111,29 @@ describe("RedisRateLimiter decides exactly like MemoryRateLimiter", () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe("peek: both engines report usage without consuming it", () => {
+  it("agrees with the memory limiter, counts nothing, and shows rolled windows and bans", async () => {
+    const { clock, memory, shared, take } = pair();
+    const peek = async (subject = "key:a") => {
+      const usage = { memory: await memory.peek(subject, FREE), redis: await shared.peek(subject, FREE) };
+      expect(usage.redis).toEqual(usage.memory);
+      return usage.redis;
+    };
+    const fresh = await peek("key:never-seen");
+    expect(fresh.windows.map((w) => w.remaining)).toEqual([60, 1000]);
+    await take(3);
+    for (let i = 0; i < 5; i++) expect((await peek()).windows.map((w) => w.remaining)).toEqual([57, 997]);
+    expect((await peek()).windows[0]).toMatchObject({ name: "minute", limit: 60, resetAt: NOON / 1000 + 60 });
+    expect(same(await take(1))[0]?.windows.map((w) => w.remaining)).toEqual([56, 996]);
+    clock.t += 60_000;
+    expect((await peek()).windows.map((w) => w.remaining)).toEqual([60, 996]);
+    same(await take(60 + 61));
+    const banned = await peek();
+    expect(banned.bannedUntil).toBe(clock.t + 900_000);
+    expect(banned.windows[0]?.remaining).toBe(0);
   });
 });
 

@@ -20,7 +20,10 @@ interface StatusHintContext {
   apiKeySent: boolean;
   /** How long the server asked us to wait, when it said (Retry-After, else X-RateLimit-Reset). */
   waitMs: number | undefined;
-  retries: number;
+  /** Retries actually made before giving up (0 when the wait was over --max-wait). */
+  retriesMade: number;
+  /** The clock when the answer came, for "banned until 23:15". */
+  nowMs: number;
   path: string;
 }
 
@@ -31,9 +34,7 @@ export function hintForStatus(body: ErrorBody, context: StatusHintContext): stri
         ? `The API key was refused. Set another with ${KEY_HINT}.`
         : `No API key was sent. Set one with ${KEY_HINT}.`;
     case 403:
-      return context.path.includes("/keys")
-        ? "Managing keys needs an admin key (the one the server was started with in PETSTORE_ADMIN_KEY)."
-        : undefined;
+      return context.path.includes("/keys") ? ADMIN_KEY_HINT : undefined;
     case 429:
       return rateLimitHint(body, context);
     case 503:
@@ -43,11 +44,29 @@ export function hintForStatus(body: ErrorBody, context: StatusHintContext): stri
   }
 }
 
+const ADMIN_KEY_HINT =
+  "Managing keys needs an admin key: the server's PETSTORE_ADMIN_KEY, or the bootstrap key printed by its first `petstore serve`" +
+  " (keys made with `keys create` are never admin keys).";
+
 function rateLimitHint(body: ErrorBody, context: StatusHintContext): string {
-  const after = context.retries > 0 ? `Still rate-limited after ${context.retries} ${context.retries === 1 ? "retry" : "retries"}; ` : "Rate-limited; ";
+  const made = context.retriesMade;
+  const after = made > 0 ? `Still rate-limited after ${made} ${made === 1 ? "retry" : "retries"}` : "Rate-limited";
+  if (body.code === "key_banned") {
+    const until = context.waitMs === undefined ? "" : ` until ${clockTime(context.nowMs + context.waitMs)} (${minutes(context.waitMs)} min)`;
+    return `${after}: the key is banned${until} after repeated requests over its limit.`;
+  }
   const when = context.waitMs === undefined ? "retry later" : `retry in ${seconds(context.waitMs)} s`;
-  const banned = body.code === "key_banned" ? " The key is banned for a while after repeated requests over its limit." : "";
-  return `${after}${when}.${banned}`;
+  return `${after}; ${when}.`;
+}
+
+/** "23:15" in the local time zone (TZ). */
+function clockTime(ms: number): string {
+  const at = new Date(ms);
+  return `${String(at.getHours()).padStart(2, "0")}:${String(at.getMinutes()).padStart(2, "0")}`;
+}
+
+function minutes(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 60_000));
 }
 
 /** Turns a failed attempt (no HTTP answer) into the error to report, and whether a GET may retry it. */

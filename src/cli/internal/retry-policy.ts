@@ -3,10 +3,9 @@
 /** The first wait of the exponential backoff, and the most any one backoff wait may be. */
 const BACKOFF_BASE_MS = 250;
 const BACKOFF_CAP_MS = 8_000;
-/** A Retry-After longer than this is not waited for: we give up and say when to retry. */
-export const MAX_RETRY_AFTER_MS = 60_000;
-
-const RETRIED_GET_STATUSES = new Set([502, 503, 504]);
+const RETRIED_STATUSES = new Set([502, 503, 504]);
+/** Methods safe to send twice: GET by nature, POST because every one carries a fresh Idempotency-Key. */
+const REPEATABLE_METHODS = new Set(["GET", "POST"]);
 
 /** What one attempt produced, as far as the policy cares. */
 export interface AttemptOutcome {
@@ -18,22 +17,28 @@ export interface AttemptOutcome {
   retryAfterMs?: number;
 }
 
+export interface RetryPolicy {
+  retries: number;
+  /** The most a command may wait in all (--max-wait); a wait that would pass it is not begun. */
+  maxWaitMs: number;
+  /** How long this request has already waited before earlier retries. */
+  waitedMs: number;
+  random: () => number;
+}
+
 /**
  * The wait before the next attempt, or undefined to stop. 429 is retried for every method;
- * GET also on transient connection failures and 502/503/504. Retry-After is obeyed, never
- * shortened; without it the wait is exponential backoff with full jitter.
+ * GET and POST (which carries an Idempotency-Key) also on transient connection failures and
+ * 502/503/504. Retry-After is obeyed, never shortened: when it would take the total wait past
+ * --max-wait we stop at once and say when to retry. Backoff (exponential, full jitter) is cut
+ * to what is left of --max-wait.
  */
-export function retryDelay(
-  method: string,
-  outcome: AttemptOutcome,
-  attempt: number,
-  policy: { retries: number; random: () => number },
-): number | undefined {
+export function retryDelay(method: string, outcome: AttemptOutcome, attempt: number, policy: RetryPolicy): number | undefined {
   if (attempt >= policy.retries || !isRetryable(method, outcome)) return undefined;
-  if (outcome.retryAfterMs !== undefined) {
-    return outcome.retryAfterMs > MAX_RETRY_AFTER_MS ? undefined : outcome.retryAfterMs;
-  }
-  return backoffDelay(attempt, policy.random);
+  const left = policy.maxWaitMs - policy.waitedMs;
+  if (outcome.retryAfterMs !== undefined) return outcome.retryAfterMs > left ? undefined : outcome.retryAfterMs;
+  const backoff = backoffDelay(attempt, policy.random);
+  return left <= 0 ? undefined : Math.min(backoff, left);
 }
 
 /** Full jitter: uniform in [0, min(cap, base * 2^attempt)). */
@@ -53,7 +58,7 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
 
 function isRetryable(method: string, outcome: AttemptOutcome): boolean {
   if (outcome.status === 429) return true;
-  if (method !== "GET") return false;
+  if (!REPEATABLE_METHODS.has(method)) return false;
   if (outcome.status === undefined) return outcome.transient === true;
-  return RETRIED_GET_STATUSES.has(outcome.status);
+  return RETRIED_STATUSES.has(outcome.status);
 }

@@ -1,10 +1,20 @@
 // The real wire: one keep-alive undici Agent per command (so `--all` reuses its connection),
 // a time limit per attempt, and failures without an answer turned into NetworkError.
-import { Agent, request } from "undici";
+// undici's index loads all of it (fetch, WebSocket, caches, mocks: a 1 MB bundle, measured as
+// most of `pets list`'s start-up); these two modules are the Agent and its request().
+import type { Agent as AgentType } from "undici";
+import { setFlagsFromString } from "node:v8";
+import Agent from "undici/lib/dispatcher/agent.js";
+import dispatcherRequest from "undici/lib/api/api-request.js";
 import type { Attempt, HttpSettings, ResponseHeaders, Transport, WireRequest } from "../http.js";
 import { networkFailure } from "./hints.js";
 
 export function undiciTransport(settings: Pick<HttpSettings, "baseUrl" | "timeoutMs">): Transport {
+  // undici parses HTTP with llhttp in WebAssembly, compiled at the first connection. V8 then
+  // recompiles it with TurboFan on background threads, and Node waits for those before exiting:
+  // 200-400 ms of idle after the answer was printed (seen in --cpu-prof). A command parses a few
+  // answers; the baseline compiler alone does that at no visible cost.
+  setFlagsFromString("--liftoff-only");
   const agent = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: settings.timeoutMs } });
   return {
     send: (wire) => attemptOnce(agent, settings, wire),
@@ -12,12 +22,14 @@ export function undiciTransport(settings: Pick<HttpSettings, "baseUrl" | "timeou
   };
 }
 
-async function attemptOnce(agent: Agent, settings: Pick<HttpSettings, "baseUrl" | "timeoutMs">, wire: WireRequest): Promise<Attempt> {
+async function attemptOnce(agent: AgentType, settings: Pick<HttpSettings, "baseUrl" | "timeoutMs">, wire: WireRequest): Promise<Attempt> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), settings.timeoutMs);
   try {
-    const response = await request(wire.url, {
-      dispatcher: agent,
+    const url = new URL(wire.url);
+    const response = await dispatcherRequest.call(agent, {
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
       method: wire.method,
       headers: wire.headers,
       body: wire.body,

@@ -1,5 +1,6 @@
-// What a person sees of the HTTP traffic on stderr: with --verbose each request and answer,
-// and the retries, which are also shown whenever stderr is a terminal.
+// What a person sees of the HTTP traffic on stderr: with --verbose each request and answer with
+// its remaining quota; and every wait longer than a second, terminal or not, since a silent
+// wait looks like a hang.
 import type { Attempt, HttpHooks } from "../http.js";
 import type { OutStream } from "./stream.js";
 
@@ -9,9 +10,9 @@ export function httpReporter(stderr: Pick<OutStream, "write" | "isTTY">, options
   };
   return {
     onRequest: (request) => log(`> ${request.method} ${request.url}`),
-    onAttempt: (attempt, elapsedMs) => log(`< ${describe(attempt)} (${elapsedMs} ms)`),
+    onAttempt: (attempt, elapsedMs) => log(`< ${describe(attempt)} (${elapsedMs} ms)${quotaOf(attempt)}`),
     onRetry({ delayMs, retry, of, after }) {
-      if (!options.verbose && !stderr.isTTY) return;
+      if (!options.verbose && !stderr.isTTY && delayMs <= 1000) return;
       // On a terminal, first clear a progress line that may be showing.
       const clear = stderr.isTTY ? "\r\x1b[2K" : "";
       stderr.write(`${clear}Retrying in ${(delayMs / 1000).toFixed(1)} s after ${describe(after)} (retry ${retry} of ${of})\n`);
@@ -21,4 +22,13 @@ export function httpReporter(stderr: Pick<OutStream, "write" | "isTTY">, options
 
 function describe(attempt: Attempt): string {
   return attempt.kind === "answer" ? `HTTP ${attempt.status}` : attempt.error.message;
+}
+
+/** ", quota 58/60 left, resets in 12 s" from the X-RateLimit-* headers, when the answer has them. */
+function quotaOf(attempt: Attempt): string {
+  if (attempt.kind !== "answer") return "";
+  const { "x-ratelimit-limit": limit, "x-ratelimit-remaining": remaining, "x-ratelimit-reset": reset } = attempt.headers;
+  if (remaining === undefined) return "";
+  const resetIn = reset === undefined ? "" : `, resets at ${new Date(Number(reset) * 1000).toTimeString().slice(0, 8)}`;
+  return `, quota ${remaining}/${limit ?? "?"} left${resetIn}`;
 }

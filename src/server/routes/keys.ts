@@ -3,6 +3,8 @@ import { NewKeySchema } from "../../contract/schemas.js";
 import { describeIssue } from "../../contract/validation.js";
 import { API_PREFIX } from "../../contract/constants.js";
 import type { CreatedKey, KeyLimits, KeyView } from "../../contract/schemas.js";
+import pkg from "../../../package.json" with { type: "json" };
+import type { RateLimiter, WindowState } from "../../limits/rate-limiter.js";
 import type { KeyRecord, KeyStore } from "../../store/key-store.js";
 import { invalidBody, notFound } from "../errors.js";
 import { readJsonBody } from "../internal/json-body.js";
@@ -43,6 +45,25 @@ export async function revokeKey(event: H3Event, deps: KeyRoutesDeps): Promise<nu
   if (!revoked) throw notFound(`no key with id "${safeEcho(id)}"`);
   event.res.status = 204;
   return null;
+}
+
+/** GET /v1/keys/current: the caller's own key, what is left of its windows, and this server's version. */
+export async function getCurrentKey(event: H3Event, deps: KeyRoutesDeps & { limiter: RateLimiter }) {
+  // The guard let only a valid key through and set it here.
+  const key = event.context.principal;
+  if (!key) throw new Error("getCurrentKey reached without a principal");
+  const limits = deps.limitsOf(key);
+  const usage = await deps.limiter.peek(`key:${key.id}`, limits);
+  const [minute, day] = usage.windows.map(toUsageWindow);
+  return {
+    key: toKeyView(key, limits),
+    usage: { minute, day, bannedUntil: usage.bannedUntil === null ? null : new Date(usage.bannedUntil).toISOString() },
+    server: { version: pkg.version },
+  };
+}
+
+function toUsageWindow(window: WindowState) {
+  return { limit: window.limit, remaining: window.remaining, resetAt: new Date(window.resetAt * 1000).toISOString() };
 }
 
 function toKeyView(record: KeyRecord, limits: KeyLimits): KeyView {

@@ -1,4 +1,7 @@
 // `petstore pets ...` as a user runs it: the built CLI against the real server.
+import { mkdtemp, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServeProcess, type ServeProcess } from "../../helpers/serve-process.js";
@@ -110,10 +113,19 @@ describe("pets add", () => {
 describe("pets get", () => {
   const notice =
     "Warning: GET /pets/{id}, which `petstore pets get` calls, is deprecated and will be removed on 2030-12-05. " +
-    "Use `petstore pets list --status <status>` instead.\n";
+    "Its successor is GET /pets: use `petstore pets list` (with --status to filter, --all for every page) and pick the pet by id. " +
+    "To silence this: PETSTORE_NO_DEPRECATION_NOTICE=1 or `petstore config set deprecation-notices off`.\n";
 
   it("prints the pet and one notice naming the removal date and the replacement", async () => {
     expect(await petstore(["pets", "get", "2"])).toEqual({ code: 0, stdout: "2\tTom\t2\tpending\n", stderr: notice });
+  });
+
+  it("shows the notice once a day, remembered in $XDG_STATE_HOME/petstore/state.json (mode 0600)", async () => {
+    const stateHome = await mkdtemp(join(tmpdir(), "petstore-xdg-state-"));
+    const env = { XDG_STATE_HOME: stateHome };
+    expect((await petstore(["pets", "get", "2"], { env })).stderr).toBe(notice);
+    expect((await petstore(["pets", "get", "2"], { env })).stderr).toBe("");
+    expect((await stat(join(stateHome, "petstore", "state.json"))).mode & 0o777).toBe(0o600);
   });
 
   it("prints a one-row table on a TTY", async () => {

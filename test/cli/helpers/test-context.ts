@@ -3,6 +3,7 @@
 import { configFilePath, fileConfigStore } from "../../../src/cli/config-file.js";
 import type { CliContext, ClientBase } from "../../../src/cli/context.js";
 import { httpFactory } from "../../../src/cli/process-context.js";
+import type { CliState, StateStore } from "../../../src/cli/state-file.js";
 import { inMemoryApi, type InMemoryApi } from "./in-memory-api.js";
 
 export interface TestContextOptions {
@@ -19,6 +20,20 @@ export interface TestContextOptions {
   api?: InMemoryApi;
   /** The person at the fake terminal: their answers to the questions, in order. */
   answers?: boolean[];
+  /** What the client remembers between runs; pass one store to several runs to share it. */
+  state?: StateStore;
+}
+
+/** A state store in memory, whose content a test can read. */
+export function memoryStateStore(initial: CliState = {}): StateStore & { current: CliState } {
+  const store = {
+    current: structuredClone(initial),
+    read: async () => structuredClone(store.current),
+    write: async (state: CliState) => {
+      store.current = structuredClone(state);
+    },
+  };
+  return store;
 }
 
 export interface TestContext {
@@ -59,6 +74,7 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
     env,
     http: httpFactory(base, async () => api.transport),
     config: fileConfigStore(configFilePath(env, options.homedir ?? "/nonexistent-home")),
+    state: options.state ?? memoryStateStore(),
     prompt: {
       async confirm(question) {
         if (!base.io.isStdinTTY || !base.io.isStderrTTY) throw new Error(`asked "${question}" without a terminal`);

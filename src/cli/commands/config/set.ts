@@ -39,6 +39,9 @@ export async function runSet(options: SetOptions, ctx: CliContext): Promise<Outc
   if (options.key === "base-url" && !parseHttpUrl(value)) {
     throw new UsageError(`base-url must be an http or https URL, got "${value}"`);
   }
+  if (options.key === "deprecation-notices" && value !== "on" && value !== "off") {
+    throw new UsageError(`deprecation-notices must be on or off, got "${value}"`);
+  }
   const { envName } = options;
   await ctx.config.write(withValue(await ctx.config.read(), envName, options.key, value));
   const where = envName === undefined ? "" : ` for environment ${envName}`;

@@ -26,12 +26,23 @@ export function getCommand(ctx: CliContext): Command {
 export async function runGet(options: GetOptions, ctx: CliContext): Promise<void> {
   const { printPet } = await import("../../output/pets.js");
   const { stdoutOf } = await import("../../output/stream.js");
-  const onResponse = (headers: ResponseHeaders) => {
-    const notice = deprecationNotice(headers);
-    if (notice) ctx.io.stderr.write(`${notice}\n`);
-  };
-  const response = await withClient(ctx, options.settings, (api) => api.request<Pet>("GET", `/pets/${options.id}`, { onResponse }));
+  const response = await withClient(ctx, options.settings, (api) => api.request<Pet>("GET", `/pets/${options.id}`));
   printPet(response.body, stdoutOf(ctx, options.settings), { json: options.settings.json });
+  // Only after a pet came back: on a 404 the notice would bury the one line that matters.
+  const notice = options.settings.deprecationNotices ? deprecationNotice(response.headers) : undefined;
+  if (notice && (await firstToday(options.settings.baseUrl, ctx))) ctx.io.stderr.write(`${notice}\n`);
+}
+
+const NOTICE_INTERVAL_MS = 24 * 60 * 60 * 1000;
+
+/** True at most once a day per base URL, remembering it in the state file. */
+async function firstToday(baseUrl: string, ctx: Pick<CliContext, "state" | "now">): Promise<boolean> {
+  const state = await ctx.state.read();
+  const shown = state.deprecationNoticeShown ?? {};
+  const last = shown[baseUrl];
+  if (last !== undefined && ctx.now() - last < NOTICE_INTERVAL_MS) return false;
+  await ctx.state.write({ ...state, deprecationNoticeShown: { ...shown, [baseUrl]: ctx.now() } });
+  return true;
 }
 
 /**
@@ -45,6 +56,7 @@ export function deprecationNotice(headers: ResponseHeaders): string | undefined 
   const removal = Number.isNaN(sunsetAt) ? "" : ` and will be removed on ${new Date(sunsetAt).toISOString().slice(0, 10)}`;
   return (
     `Warning: GET /pets/{id}, which \`petstore pets get\` calls, is deprecated${removal}. ` +
-    "Use `petstore pets list --status <status>` instead."
+    "Its successor is GET /pets: use `petstore pets list` (with --status to filter, --all for every page) and pick the pet by id. " +
+    "To silence this: PETSTORE_NO_DEPRECATION_NOTICE=1 or `petstore config set deprecation-notices off`."
   );
 }

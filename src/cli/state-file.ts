@@ -1,0 +1,43 @@
+// What the client remembers between runs that is not configuration: when it last showed a notice.
+// One JSON file in $XDG_STATE_HOME/petstore/ (else ~/.local/state/petstore/), mode 0600.
+import { mkdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { readJsonFile, writeFileAtomic } from "../support/json-file.js";
+
+export interface CliState {
+  /** Base URL → Unix ms when the deprecation notice of `pets get` was last shown for it. */
+  deprecationNoticeShown?: Record<string, number>;
+}
+
+export interface StateStore {
+  /** A missing or unreadable file is an empty state: losing it only repeats a notice. */
+  read(): Promise<CliState>;
+  write(state: CliState): Promise<void>;
+}
+
+export function stateFilePath(env: { XDG_STATE_HOME?: string }, home: string): string {
+  const base = env.XDG_STATE_HOME || join(home, ".local", "state");
+  return join(base, "petstore", "state.json");
+}
+
+export function fileStateStore(path: string): StateStore {
+  return {
+    async read() {
+      try {
+        return (await readJsonFile(path, asState)) ?? {};
+      } catch {
+        return {};
+      }
+    },
+    async write(state) {
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      await writeFileAtomic(path, `${JSON.stringify(state)}\n`, { mode: 0o600 });
+    },
+  };
+}
+
+function asState(json: unknown): CliState {
+  if (typeof json !== "object" || json === null) return {};
+  const shown = (json as CliState).deprecationNoticeShown;
+  return typeof shown === "object" && shown !== null ? { deprecationNoticeShown: shown } : {};
+}

@@ -1,0 +1,83 @@
+// `petstore status` against the API in memory: every answer is one the document allows.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
+import { apiError, inMemoryApi, type ScriptedAnswer } from "./helpers/in-memory-api.js";
+import { createTestContext, type TestContextOptions } from "./helpers/test-context.js";
+
+const BASE_URL = "http://127.0.0.1:3999/v1";
+const NOW = Date.UTC(2030, 0, 1, 20, 14, 18);
+const current = {
+  key: {
+    id: "key_1", prefix: "ps_abc123", plan: "pro", name: "ci", admin: false, limits: { perMinute: 300, perDay: 10000 },
+    createdAt: "2030-01-01T03:04:05.000Z", revokedAt: null, lastUsedAt: null,
+  },
+  usage: {
+    minute: { limit: 300, remaining: 298, resetAt: "2030-01-01T20:15:00.000Z" },
+    day: { limit: 10000, remaining: 9990, resetAt: "2030-01-02T00:00:00.000Z" },
+    bannedUntil: null,
+  },
+  server: { version: "0.1.0" },
+};
+
+async function status(argv: string[], answers: ScriptedAnswer[], options: TestContextOptions = {}) {
+  const api = inMemoryApi(answers);
+  const test = createTestContext({
+    now: () => NOW,
+    ...options,
+    api,
+    env: { PETSTORE_BASE_URL: BASE_URL, PETSTORE_API_KEY: "ps_test", PETSTORE_CONFIG: "/nonexistent/c.json", ...options.env },
+  });
+  const code = await main(["status", ...argv], test.ctx);
+  return { code, stdout: test.stdout(), stderr: test.stderr(), requests: api.requests };
+}
+
+// Resets are shown in local time: Node reads TZ when a Date is formatted.
+const savedTz = process.env.TZ;
+beforeAll(() => {
+  process.env.TZ = "UTC";
+});
+afterAll(() => {
+  if (savedTz === undefined) delete process.env.TZ;
+  else process.env.TZ = savedTz;
+});
+
+describe("petstore status", () => {
+  it("shows the base URL, profile, server version, key, limits and both windows with their resets", async () => {
+    const result = await status([], [{ status: 200, body: current }]);
+    expect(result.requests.map((request) => request.path)).toEqual(["/v1/keys/current"]);
+    expect(result).toMatchObject({ code: 0, stderr: "" });
+    expect(result.stdout).toBe(
+      `Base URL ${BASE_URL}\n` +
+        "Profile  none (top level of the config file)\n" +
+        "Server   reachable, version 0.1.0\n" +
+        'Key      key_1 (ps_abc123…) "ci", plan pro\n' +
+        "Limits   300 a minute, 10000 a day\n" +
+        "Minute   298 of 300 left, resets at 20:15 (in 42 s)\n" +
+        "Day      9990 of 10000 left, resets at 00:00 (in 3 h 46 min)\n",
+    );
+  });
+
+  it("prints one JSON object with --json", async () => {
+    const result = await status(["--json"], [{ status: 200, body: current }]);
+    expect(JSON.parse(result.stdout)).toEqual({
+      baseUrl: BASE_URL, profile: null, server: { reachable: true, version: "0.1.0" }, key: current.key, usage: current.usage,
+    });
+  });
+
+  it("shows a ban", async () => {
+    const banned = { ...current, usage: { ...current.usage, bannedUntil: "2030-01-01T20:29:18.000Z" } };
+    expect((await status([], [{ status: 200, body: banned }])).stdout).toContain("Banned   until at 20:29 (in 15 min)\n");
+  });
+
+  it("without a key, only proves the API answers, and says how to set one", async () => {
+    const result = await status([], [{ status: 200, body: { openapi: "3.1.0", info: {}, paths: {} } }], { env: { PETSTORE_API_KEY: undefined } });
+    expect(result.requests.map((request) => request.path)).toEqual(["/v1/openapi.json"]);
+    expect(result.stdout).toContain("Server   reachable, version unknown (it is told only to a key)\nKey      none set");
+  });
+
+  it("reports a refused key as any command does: exit 3 and the hint", async () => {
+    const result = await status([], [apiError(401, "unauthorized", "the API key is not valid")]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain("The API key was refused.");
+  });
+});
