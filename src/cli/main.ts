@@ -21,6 +21,11 @@ export async function main(argv: readonly string[], ctx: CliContext): Promise<nu
     exitCode = code;
   };
   const program = buildProgram(ctx, setExitCode);
+  // A bare `petstore` is a request for help, as in gh: on stdout, exit 0.
+  if (argv.length === 0) {
+    program.outputHelp();
+    return ExitCode.ok;
+  }
   try {
     await program.parseAsync([...argv], { from: "user" });
     return exitCode;

@@ -94,3 +94,27 @@ describe("usage errors stop before any request, with exit code 2", () => {
     expect(api.requests.length).toBe(before);
   });
 });
+
+describe("a bare petstore", () => {
+  it("prints the whole help on stdout and exits 0", async () => {
+    const { code, stdout, stderr } = await run([]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Usage: petstore /);
+    expect(stdout).toContain("Exit codes:");
+    expect(stderr).toBe("");
+  });
+});
+
+describe("aliases", () => {
+  it.each([
+    [["pets", "create", "--help"], "Usage: petstore pets add|create"],
+    [["pets", "ls", "--help"], "Usage: petstore pets list|ls"],
+    [["keys", "ls", "--help"], "Usage: petstore keys list|ls"],
+    [["keys", "rm", "--help"], "Usage: petstore keys revoke|rm"],
+    [["config", "ls", "--help"], "Usage: petstore config list|ls"],
+  ])("%j names the verb it stands for", async (argv, usage) => {
+    const { code, stdout } = await run(argv);
+    expect(code).toBe(0);
+    expect(stdout).toContain(usage);
+  });
+});

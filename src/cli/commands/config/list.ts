@@ -14,6 +14,7 @@ export interface ConfigListOptions {
 
 export function listCommand(ctx: CliContext): Command {
   const command = new Command("list")
+    .alias("ls")
     .description("Print the config file's values as key=value lines (`<env>.key` for profiles), API keys masked")
     .action(async (_flags: unknown, self: Command) => {
       const flags = globalFlagsOf(self);

@@ -11,6 +11,7 @@ export interface KeysListOptions {
 
 export function listCommand(ctx: CliContext): Command {
   const command = new Command("list")
+    .alias("ls")
     .description("List API keys, never their secrets (admin key needed)")
     .action(async (_flags: unknown, self: Command) => {
       const settings = await resolveSettings(globalFlagsOf(self), ctx);

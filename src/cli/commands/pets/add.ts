@@ -18,6 +18,7 @@ export interface AddOptions {
 
 export function addCommand(ctx: CliContext): Command {
   const command = new Command("add")
+    .alias("create")
     .description("Add a pet and print it (--json: the Pet object)")
     .requiredOption("--name <name>", `the pet's name (at most ${PET_NAME_MAX_LENGTH} characters)`)
     .requiredOption("--category <id>", "the category id, a positive integer")

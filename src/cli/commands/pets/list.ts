@@ -25,6 +25,7 @@ export interface ListOptions {
 
 export function listCommand(ctx: CliContext): Command {
   const command = new Command("list")
+    .alias("ls")
     .description("List pets: a table on a terminal, tab-separated lines when piped, JSON with --json")
     .addOption(new Option("--status <status>", "only pets with this status").choices(PET_STATUSES))
     .option("--limit <n>", `pets per page, ${LIST_LIMIT_MIN} to ${LIST_LIMIT_MAX} (server default 20; 100 with --all)`)
