@@ -5,6 +5,7 @@ import { configFilePath, fileConfigStore } from "./config-file.js";
 import type { CliContext, ClientBase } from "./context.js";
 // Types only: the HTTP client and undici are loaded by the first request, never at start-up.
 import type { ApiClient, Method, RequestOptions, Transport } from "./http.js";
+import { warnOn } from "./output/notice.js";
 import type { Settings } from "./settings.js";
 
 export function createProcessContext(): CliContext {
@@ -27,7 +28,7 @@ export function createProcessContext(): CliContext {
     ...base,
     env: process.env,
     http: httpFactory(base, async (settings) => (await import("./internal/undici-transport.js")).undiciTransport(settings)),
-    config: fileConfigStore(configFilePath(process.env, homedir())),
+    config: fileConfigStore(configFilePath(process.env, homedir()), (message) => warnOn(base.io, process.env, message)),
     prompt: {
       confirm: async (question) => (await import("./internal/terminal-prompt.js")).confirmOnTerminal(question),
     },

@@ -28,8 +28,8 @@ export interface GlobalFlags {
   timeout?: string;
   retries?: string;
   verbose?: boolean;
-  /** false with --no-color. */
-  color?: boolean;
+  /** --color auto|always|never; false with --no-color. */
+  color?: string | false;
 }
 
 /** `serve`'s own flags as commander parsed them. */
@@ -57,9 +57,22 @@ export interface Settings {
   timeoutMs: number;
   retries: number;
   verbose: boolean;
-  /** Colour is allowed (no --no-color, no NO_COLOR); each stream still needs to be a TTY. */
-  color: boolean;
+  /** always, never, or auto: each stream coloured when it is a terminal. */
+  color: ColorMode;
   sources: { baseUrl: Source; apiKey: Source | undefined };
+}
+
+export const COLOR_MODES = ["auto", "always", "never"] as const;
+export type ColorMode = (typeof COLOR_MODES)[number];
+
+/**
+ * --color (or --no-color) wins; then NO_COLOR (any non-empty value) and TERM=dumb turn auto into never.
+ * @example resolveColorMode({ color: "always" }, { NO_COLOR: "1" }) === "always"
+ */
+export function resolveColorMode(flags: Pick<GlobalFlags, "color">, env: Env): ColorMode {
+  if (flags.color === false) return "never";
+  if (flags.color !== undefined && flags.color !== "auto") return flags.color === "always" ? "always" : "never";
+  return env.NO_COLOR || env.TERM === "dumb" ? "never" : "auto";
 }
 
 /** The process environment, or a test's. */
@@ -117,7 +130,7 @@ export async function resolveSettings(flags: GlobalFlags, ctx: { env: Env; confi
     timeoutMs: integerFlag("--timeout", flags.timeout, DEFAULT_TIMEOUT_MS, 1, 3_600_000),
     retries: integerFlag("--retries", flags.retries, DEFAULT_RETRIES, 0, MAX_RETRIES),
     verbose: flags.verbose === true,
-    color: flags.color !== false && !ctx.env.NO_COLOR,
+    color: resolveColorMode(flags, ctx.env),
     sources: { baseUrl: baseUrl.source, apiKey: apiKey?.source },
   };
 }

@@ -211,7 +211,7 @@ describe("keys revoke asks first", () => {
   const question = 'Revoke key key_1 "ci" (ps_abc123…, pro plan)? It stops working at once.';
 
   it("without a terminal, needs --yes: exit 2 and nothing sent", async () => {
-    const result = await run(["keys", "revoke", "key_1"], revokeScript, { isStderrTTY: true });
+    const result = await run(["keys", "revoke", "key_1", "--color", "never"], revokeScript, { isStderrTTY: true });
     expect(result).toMatchObject({ code: 2, stdout: "", requests: [] });
     expect(result.stderr).toMatch(/^Error: keys revoke asks before it revokes, and there is no terminal to ask on; add --yes to revoke key_1\n/);
   });
@@ -237,7 +237,7 @@ describe("keys revoke asks first", () => {
 
   it("refuses to revoke the key in use without --yes, even on a terminal, and says so", async () => {
     const env = { PETSTORE_API_KEY: "ps_abc123TheRestOfTheSecret" };
-    const refused = await run(["keys", "revoke", "key_1"], revokeScript, { ...TERMINAL, answers: [true], env });
+    const refused = await run(["keys", "revoke", "key_1"], revokeScript, { ...TERMINAL, answers: [true], env: { ...env, NO_COLOR: "1" } });
     expect(refused).toMatchObject({ code: 2, questions: [] });
     expect(methods(refused.requests)).toEqual(["GET /v1/keys"]);
     expect(refused.stderr).toMatch(/^Error: key key_1 "ci" \(ps_abc123…, pro plan\) is the key this command is using: revoking it locks you out\. Add --yes to revoke it anyway\.\n/);

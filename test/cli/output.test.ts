@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CreatedKey, KeyView, Pet } from "../../src/contract/values.js";
 import { printCreatedKey, printKeys } from "../../src/cli/output/keys.js";
 import { printPet, printPets } from "../../src/cli/output/pets.js";
+import { labelled } from "../../src/cli/output/notice.js";
 import { createProgress } from "../../src/cli/output/progress.js";
 import { stdoutOf, type OutStream } from "../../src/cli/output/stream.js";
 import { createTestContext } from "./helpers/test-context.js";
@@ -152,11 +153,19 @@ describe("createProgress", () => {
 
 describe("stdoutOf", () => {
   it.each([
-    { isStdoutTTY: true, allowed: true, color: true },
-    { isStdoutTTY: false, allowed: true, color: false },
-    { isStdoutTTY: true, allowed: false, color: false },
-  ])("colour needs a TTY and permission: %j", ({ isStdoutTTY, allowed, color }) => {
+    { isStdoutTTY: true, mode: "auto", color: true },
+    { isStdoutTTY: false, mode: "auto", color: false },
+    { isStdoutTTY: true, mode: "never", color: false },
+    { isStdoutTTY: false, mode: "always", color: true },
+  ] as const)("colour follows --color: %j", ({ isStdoutTTY, mode, color }) => {
     const { ctx } = createTestContext({ isStdoutTTY });
-    expect(stdoutOf(ctx, { color: allowed })).toMatchObject({ isTTY: isStdoutTTY, color });
+    expect(stdoutOf(ctx, { color: mode })).toMatchObject({ isTTY: isStdoutTTY, color });
+  });
+});
+
+describe("labelled: errors, warnings and notices look alike", () => {
+  it.each(["Error", "Warning", "Notice"] as const)("%s: the label coloured only when the stream is", (label) => {
+    expect(labelled(label, "text", { color: false })).toBe(`${label}: text\n`);
+    expect(labelled(label, "text", { color: true })).toMatch(new RegExp(`^(\\x1b\\[[0-9;]+m)+${label}:(\\x1b\\[[0-9;]+m)+ text\\n$`));
   });
 });

@@ -1,5 +1,6 @@
 import type { CreatedKey, KeyView } from "../../contract/values.js";
 import { colorsFor } from "./colors.js";
+import { labelled } from "./notice.js";
 import { renderJson } from "./json.js";
 import { outputMode, type OutStream } from "./stream.js";
 import { renderTable } from "./table.js";
@@ -28,8 +29,7 @@ export function printCreatedKey(key: CreatedKey, out: OutStream, err: OutStream,
   const name = key.name === null ? "" : ` "${key.name}"`;
   const limits = `${key.limits.perMinute}/min, ${key.limits.perDay}/day`;
   err.write(`Created ${key.plan} key ${key.id}${name} (${key.prefix}…, ${limits}).\n`);
-  const chalk = colorsFor(err);
-  err.write(`${chalk.yellow("Warning:")} save the secret now: it is not shown again.\n`);
+  err.write(labelled("Warning", "save the secret now: it is not shown again.", err));
 }
 
 function tsvRow(key: KeyView): (string | number | null)[] {

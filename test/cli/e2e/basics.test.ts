@@ -21,11 +21,11 @@ describe("petstore --help", () => {
     expect(await runCli(["--version"])).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
   });
 
-  it("exits 2 with usage on stderr without a command", async () => {
+  it("prints its help on stdout and exits 0 without a command, as gh does", async () => {
     const result = await runCli([]);
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe("");
-    expect(result.stderr).toContain("Usage: petstore");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: petstore /);
+    expect(result.stderr).toBe("");
   });
 });
 
