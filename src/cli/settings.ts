@@ -200,7 +200,8 @@ function originOf(source: Source, envName: string | undefined): Origin {
   return envName === undefined ? "top level" : "profile";
 }
 
-async function readProfile(config: ConfigStore, envName: string | undefined): Promise<Profile> {
+/** The profile named `envName` (the top level when undefined); an unknown name is a usage error listing the known ones. */
+export async function readProfile(config: ConfigStore, envName: string | undefined): Promise<Profile> {
   const data = await config.read();
   const profile = profileOf(data, envName);
   if (profile === undefined) {

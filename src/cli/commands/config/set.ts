@@ -1,6 +1,6 @@
 import { Argument, Command } from "commander";
 import { parseHttpUrl } from "../../../support/http-url.js";
-import { CONFIG_KEYS, withValue, type ConfigKey } from "../../config-file.js";
+import { API_KEY_SHAPE, CONFIG_KEYS, withValue, type ConfigKey } from "../../config-file.js";
 import type { CliContext } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { withExamples } from "../../internal/help.js";
@@ -13,6 +13,8 @@ export interface SetOptions {
   key: ConfigKey;
   /** The value, or "-" to read it from stdin (keeps an API key out of shell history). */
   value: string;
+  /** --force: store an api-key of another shape (an operator's PETSTORE_ADMIN_KEY may be any 24 characters). */
+  force?: boolean;
 }
 
 export function setCommand(ctx: CliContext): Command {
@@ -20,9 +22,10 @@ export function setCommand(ctx: CliContext): Command {
     .description("Set a value in the config file (file mode 0600); with --env, in that environment's profile")
     .addArgument(new Argument("<key>", "what to set").choices(Object.keys(CONFIG_KEYS)))
     .argument("<value>", 'the value, or "-" to read it from stdin')
-    .action(async (key: string, value: string, _flags: unknown, self: Command) => {
+    .option("--force", "store an api-key not shaped like the keys `keys create` makes (an operator's PETSTORE_ADMIN_KEY)")
+    .action(async (key: string, value: string, own: { force?: boolean }, self: Command) => {
       const flags = globalFlagsOf(self);
-      const outcome = await runSet({ envName: resolveEnvName(flags, ctx), key: key as ConfigKey, value }, ctx);
+      const outcome = await runSet({ envName: resolveEnvName(flags, ctx), key: key as ConfigKey, value, force: own.force === true }, ctx);
       printOutcome(outcome, ctx, { json: flags.json === true });
     });
   return withExamples(
@@ -38,6 +41,13 @@ export async function runSet(options: SetOptions, ctx: CliContext): Promise<Outc
   if (value === "") throw new UsageError(`the value for ${options.key} is empty`);
   if (options.key === "base-url" && !parseHttpUrl(value)) {
     throw new UsageError(`base-url must be an http or https URL, got "${value}"`);
+  }
+  // Not repeated in the message: it may be a secret pasted into the wrong place.
+  if (options.key === "api-key" && options.force !== true && !API_KEY_SHAPE.test(value)) {
+    throw new UsageError(
+      "api-key must be an API key as `keys create` prints it: ps_ and 40 letters and digits " +
+        "(an operator's PETSTORE_ADMIN_KEY of another shape: add --force)",
+    );
   }
   const { envName } = options;
   await ctx.config.write(withValue(await ctx.config.read(), envName, options.key, value));
