@@ -17,6 +17,8 @@ export interface CliIO {
   isStdinTTY: boolean;
   isStdoutTTY: boolean;
   isStderrTTY: boolean;
+  /** The terminal's width when stdout is one; tables are cut to fit it. */
+  columns?: number;
 }
 
 /** Every side effect a command may have arrives through this, built once at the edge. */
@@ -24,6 +26,8 @@ export interface CliContext {
   io: CliIO;
   env: Env;
   now: () => number;
+  /** The IANA zone dates are shown in on a terminal; the system's when undefined. */
+  timeZone?: string;
   /** Waits; tests pass one that records the delay instead of sleeping. */
   sleep: (ms: number) => Promise<void>;
   /** Uniform in [0, 1): jitter for backoff. */

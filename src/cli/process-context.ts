@@ -19,6 +19,7 @@ export function createProcessContext(): CliContext {
       isStdinTTY: process.stdin.isTTY === true,
       isStdoutTTY: process.stdout.isTTY === true,
       isStderrTTY: process.stderr.isTTY === true,
+      columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
     },
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

@@ -81,8 +81,8 @@ describe("exit codes and error lines", () => {
     expect(result.stderr).toMatch(
       new RegExp(
         `^\\* base URL ${BASE_URL} from the environment; API key from the environment\n` +
-          `> GET ${BASE_URL}/pets\n< HTTP 429 \\(\\d+ ms\\)\nRetrying in 1\\.0 s after HTTP 429 \\(retry 1 of 3\\)\n` +
-          `> GET ${BASE_URL}/pets\n< HTTP 200 \\(\\d+ ms\\)\n$`,
+          `> GET ${BASE_URL}/pets\\?limit=30\n< HTTP 429 \\(\\d+ ms\\)\nRetrying in 1\\.0 s after HTTP 429 \\(retry 1 of 3\\)\n` +
+          `> GET ${BASE_URL}/pets\\?limit=30\n< HTTP 200 \\(\\d+ ms\\)\n$`,
       ),
     );
     expect(result.stderr).not.toContain("ps_test");
@@ -90,36 +90,56 @@ describe("exit codes and error lines", () => {
 });
 
 describe("pets list", () => {
+  // A server holding 250 pets that honours limit (up to 100) and hands out cursors.
   const pages = (request: { path: string }): ScriptedAnswer => {
-    const cursor = Number(new URL(request.path, "http://x").searchParams.get("cursor") ?? "0");
-    const next = cursor < 2 ? { link: `<${BASE_URL}/pets?limit=1&cursor=${cursor + 1}>; rel="next"` } : undefined;
-    return { status: 200, headers: next, body: [pet(cursor + 1)] };
+    const params = new URL(request.path, "http://x").searchParams;
+    const cursor = Number(params.get("cursor") ?? "0");
+    const limit = Number(params.get("limit") ?? "20");
+    const end = Math.min(250, cursor + limit);
+    const link = end < 250 ? { link: `<${BASE_URL}/pets?limit=${limit}&cursor=${end}>; rel="next"` } : undefined;
+    return { status: 200, headers: link, body: Array.from({ length: end - cursor }, (_, i) => pet(cursor + i + 1)) };
   };
+  const paths = (result: { requests: { path: string }[] }) => result.requests.map((request) => request.path);
 
-  it("follows rel=next to the last page with --all, sending --limit as the page size", async () => {
-    const result = await run(["pets", "list", "--all", "--limit", "1"], pages);
-    expect(result.stdout).toBe("1\tpet1\t1\tavailable\n2\tpet2\t1\tavailable\n3\tpet3\t1\tavailable\n");
-    expect(result.requests.map((request) => request.path)).toEqual(["/v1/pets?limit=1", "/v1/pets?limit=1&cursor=1", "/v1/pets?limit=1&cursor=2"]);
+  it("--limit 250 is 250 pets, fetched 100 a page, the last page asking only for the rest", async () => {
+    const result = await run(["pets", "list", "--limit", "250"], pages);
+    expect(result.stdout.split("\n")).toHaveLength(251);
+    expect(paths(result)).toEqual(["/v1/pets?limit=100", "/v1/pets?limit=100&cursor=100", "/v1/pets?limit=50&cursor=200"]);
     expect(result.stderr).toBe("");
   });
 
-  it("asks for pages of 100 with --all and no --limit", async () => {
-    const result = await run(["pets", "list", "--all", "--status", "sold"], [{ status: 200, body: [] }]);
-    expect(result.requests[0]?.path).toBe("/v1/pets?status=sold&limit=100");
+  it("--all follows rel=next to the last page, 100 a page", async () => {
+    const result = await run(["pets", "list", "--all", "--status", "sold"], pages);
+    expect(result.stdout.split("\n")).toHaveLength(251);
+    expect(paths(result)).toEqual(["/v1/pets?status=sold&limit=100", "/v1/pets?limit=100&cursor=100", "/v1/pets?limit=100&cursor=200"]);
+  });
+
+  it("asks for 30 pets by default, as gh does", async () => {
+    const result = await run(["pets", "list"], pages);
+    expect(paths(result)).toEqual(["/v1/pets?limit=30"]);
+  });
+
+  it("refuses --all with --limit: they say different things", async () => {
+    const result = await run(["pets", "list", "--all", "--limit", "5"], pages);
+    expect(result).toMatchObject({ code: 2, requests: [] });
+    expect(result.stderr).toMatch(/^Error: --all and --limit say different things: give one\n/);
   });
 
   it("shows progress on stderr when stderr is a TTY, and clears it", async () => {
-    const result = await run(["pets", "list", "--all", "--limit", "1"], pages, { isStderrTTY: true });
+    const result = await run(["pets", "list", "--limit", "250"], pages, { isStderrTTY: true });
     expect(result.stderr).toBe(
-      "\r\u001b[2KFetched 1 pet (1 page)…\r\u001b[2KFetched 2 pets (2 pages)…\r\u001b[2KFetched 3 pets (3 pages)…\r\u001b[2K",
+      "\r\u001b[2KFetched 100 pets (1 page)…\r\u001b[2KFetched 200 pets (2 pages)…\r\u001b[2K",
     );
   });
 
-  it("fetches one page without --all, and tells a person that more follow", async () => {
-    const result = await run(["pets", "list", "--limit", "1", "--no-color"], pages, { isStdoutTTY: true });
+  it.each([
+    ["a person", { isStdoutTTY: true }],
+    ["a script", {}],
+  ])("tells %s on stderr when more pets exist than were printed", async (_who, terminal: { isStdoutTTY?: boolean }) => {
+    const result = await run(["pets", "list", "--limit", "1", "--no-color"], pages, terminal);
     expect(result.requests).toHaveLength(1);
-    expect(result.stdout).toBe("ID  NAME  CATEGORY  STATUS\n1   pet1  1         available\n");
-    expect(result.stderr).toBe("Showing 1 pet; more follow: add --all to fetch every page.\n");
+    expect(result.stdout).toBe(terminal.isStdoutTTY ? "ID  NAME  CATEGORY  STATUS\n1   pet1  1         available\n" : "1\tpet1\t1\tavailable\n");
+    expect(result.stderr).toBe("Showing the first 1 pet; more exist: raise --limit, or add --all for every one.\n");
   });
 
   it("tells a person when there are no pets, and prints nothing on stdout", async () => {
@@ -135,8 +155,8 @@ describe("pets list", () => {
   });
 
   it("prints a JSON array of every page with --all --json", async () => {
-    const result = await run(["pets", "list", "--all", "--limit", "1", "--json"], pages);
-    expect(JSON.parse(result.stdout)).toEqual([pet(1), pet(2), pet(3)]);
+    const result = await run(["pets", "list", "--all", "--json"], pages);
+    expect(JSON.parse(result.stdout)).toEqual(Array.from({ length: 250 }, (_, i) => pet(i + 1)));
   });
 
   it("refuses to follow a next link to another origin with the key", async () => {
@@ -268,13 +288,13 @@ describe("run functions return how they ended, and main prints it in one place",
   it("runList says there were no pets, or that more follow, instead of printing it", async () => {
     const empty = createTestContext({ api: inMemoryApi([{ status: 200, body: [] }]), isStdoutTTY: true, env: { PETSTORE_BASE_URL: BASE_URL } });
     const settings = await resolveSettings({}, empty.ctx);
-    expect(await runList({ settings, all: false }, empty.ctx)).toEqual({ kind: "no-results", message: "No pets found." });
+    expect(await runList({ settings, limit: 30 }, empty.ctx)).toEqual({ kind: "no-results", message: "No pets found." });
     expect(empty.stderr()).toBe("");
     const next = { link: `<${BASE_URL}/pets?cursor=1>; rel="next"` };
     const more = createTestContext({ api: inMemoryApi([{ status: 200, headers: next, body: [pet(1), pet(2)] }]), env: { PETSTORE_BASE_URL: BASE_URL } });
-    expect(await runList({ settings, all: false }, more.ctx)).toEqual({
+    expect(await runList({ settings, limit: 2 }, more.ctx)).toEqual({
       kind: "partial",
-      message: "Showing 2 pets; more follow: add --all to fetch every page.",
+      message: "Showing the first 2 pets; more exist: raise --limit, or add --all for every one.",
     });
   });
 });

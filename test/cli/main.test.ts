@@ -52,8 +52,8 @@ describe("petstore --help", () => {
 
 describe("usage errors stop before any request, with exit code 2", () => {
   it.each([
-    [["pets", "list", "--limit", "0"], '--limit must be an integer from 1 to 100, got "0"'],
-    [["pets", "list", "--limit", "101"], "--limit must be an integer from 1 to 100"],
+    [["pets", "list", "--limit", "0"], '--limit must be an integer from 1 to 9007199254740991, got "0"'],
+    [["pets", "list", "--limit", "-5"], "--limit must be an integer from 1"],
     [["pets", "list", "--limit", "ten"], "--limit must be an integer"],
     [["pets", "list", "--status", "lost"], "argument 'lost' is invalid. Allowed choices are available, pending, sold."],
     [["pets", "add", "--name", "Rex", "--category", "x"], '--category must be an integer from 1 to 9007199254740991, got "x"'],
