@@ -6,6 +6,8 @@ export interface OutStream extends TextSink {
   isTTY: boolean;
   /** Colour is on: --color always, or a TTY under --color auto without NO_COLOR or TERM=dumb. */
   color: boolean;
+  /** The terminal's width, for tables; undefined when not a terminal (or unknown). */
+  columns?: number;
 }
 
 type OutputMode = "json" | "table" | "tsv";
@@ -17,7 +19,7 @@ export function outputMode(json: boolean, stream: OutStream): OutputMode {
 }
 
 export function stdoutOf(ctx: Pick<CliContext, "io">, settings: { color: ColorMode }): OutStream {
-  return outStream(ctx.io.stdout, ctx.io.isStdoutTTY, settings.color);
+  return { ...outStream(ctx.io.stdout, ctx.io.isStdoutTTY, settings.color), columns: ctx.io.columns };
 }
 
 export function stderrOf(ctx: Pick<CliContext, "io">, settings: { color: ColorMode }): OutStream {

@@ -29,6 +29,6 @@ export async function runKeysList(options: KeysListOptions, ctx: CliContext): Pr
   const { stdoutOf } = await import("../../output/stream.js");
   const response = await withClient(ctx, options.settings, (api) => api.request<KeyView[]>("GET", "/keys"));
   if (!Array.isArray(response.body)) throw new Error(`expected a JSON array of keys from ${response.url}`);
-  printKeys(response.body, stdoutOf(ctx, options.settings), { json: options.settings.json });
+  printKeys(response.body, stdoutOf(ctx, options.settings), { json: options.settings.json, timeZone: ctx.timeZone });
   return response.body.length === 0 ? { kind: "no-results", message: "No keys found." } : { kind: "done" };
 }
