@@ -40,9 +40,24 @@ export interface CliContext {
   prompt: Prompter;
 }
 
+/** A value a person may pick in a select, with what they read. */
+export interface Choice {
+  value: string;
+  label: string;
+  hint?: string;
+}
+
+/** Checks an answer: undefined when fine, else the message to show under the question. */
+export type Validate = (value: string) => string | undefined;
+
+/** Each question resolves to undefined when the person cancels (Ctrl-C, Esc). */
 export interface Prompter {
   /** Asks a yes/no question; true only for an explicit yes. */
   confirm(question: string): Promise<boolean>;
+  text(question: string, validate?: Validate): Promise<string | undefined>;
+  /** Masked as it is typed, on one line. */
+  password(question: string, validate?: Validate): Promise<string | undefined>;
+  select(question: string, choices: readonly Choice[]): Promise<string | undefined>;
 }
 
 /** The parts of a context that an API client's retries and messages need. */

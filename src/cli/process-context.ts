@@ -31,7 +31,10 @@ export function createProcessContext(): CliContext {
     http: httpFactory(base, async (settings) => (await import("./internal/undici-transport.js")).undiciTransport(settings)),
     config: fileConfigStore(configFilePath(process.env, homedir()), (message) => warnOn(base.io, process.env, message)),
     prompt: {
-      confirm: async (question) => (await import("./internal/terminal-prompt.js")).confirmOnTerminal(question),
+      confirm: async (question) => (await terminalPrompt()).confirmOnTerminal(question),
+      text: async (question, validate) => (await terminalPrompt()).textOnTerminal(question, validate),
+      password: async (question, validate) => (await terminalPrompt()).passwordOnTerminal(question, validate),
+      select: async (question, choices) => (await terminalPrompt()).selectOnTerminal(question, choices),
     },
   };
 }
@@ -69,6 +72,8 @@ function lazyClient(load: () => Promise<ApiClient>): ApiClient {
     },
   };
 }
+
+const terminalPrompt = () => import("./internal/terminal-prompt.js");
 
 function ignoreClosedPipe(error: NodeJS.ErrnoException): void {
   if (error.code !== "EPIPE") throw error;

@@ -307,3 +307,54 @@ describe("deprecationNotice", () => {
     );
   });
 });
+
+describe("missing required flags are asked for on a terminal, and only there", () => {
+  const TERMINAL = { isStdinTTY: true, isStderrTTY: true };
+  const created = (request: { body?: unknown }): ScriptedAnswer => ({
+    status: 201,
+    headers: { location: "/v1/pets/7" },
+    body: { id: 7, status: "available", ...(request.body as object) },
+  });
+  const createdKey: ScriptedAnswer = {
+    status: 201,
+    headers: { location: "/v1/keys/key_9" },
+    body: { id: "key_9", key: `ps_${"k".repeat(40)}`, prefix: "ps_kkkkkk", plan: "free", name: null, limits: { perMinute: 60, perDay: 1000 }, createdAt: "2030-01-02T03:04:05.000Z" },
+  };
+
+  it("pets add asks for the name and the category, then sends them", async () => {
+    const result = await run(["pets", "add"], created, { ...TERMINAL, answers: ["Rex", "3"] });
+    expect(result.code).toBe(0);
+    expect(result.questions).toEqual(["Name of the pet?", "Category id?"]);
+    expect(result.requests[0]?.body).toEqual({ name: "Rex", categoryId: 3 });
+  });
+
+  it("asks only for what is missing, after checking the flags given", async () => {
+    const asked = await run(["pets", "add", "--name", "Rex"], created, { ...TERMINAL, answers: ["2"] });
+    expect(asked.questions).toEqual(["Category id?"]);
+    const refused = await run(["pets", "add", "--category", "x"], created, { ...TERMINAL, answers: [] });
+    expect(refused).toMatchObject({ code: 2, questions: [], requests: [] });
+  });
+
+  it("cancelling the question sends nothing and exits 2", async () => {
+    const result = await run(["pets", "add"], created, { ...TERMINAL, answers: [undefined] });
+    expect(result).toMatchObject({ code: 2, requests: [], stderr: "Cancelled; nothing was sent.\n" });
+  });
+
+  it("keys create offers the plans as a select", async () => {
+    const result = await run(["keys", "create"], [createdKey], { ...TERMINAL, answers: ["free"] });
+    expect(result.stderr).toContain("Created free key key_9");
+    expect(result.code).toBe(0);
+    expect(result.questions).toEqual(["Plan of the new key? [free|pro|business|enterprise]"]);
+    expect(result.requests[0]?.body).toEqual({ plan: "free" });
+  });
+
+  it.each([
+    [["pets", "add"], { isStderrTTY: true }, "required option '--name <name>' not specified"],
+    [["pets", "add", "--name", "Rex"], { isStdinTTY: true }, "required option '--category <id>' not specified"],
+    [["keys", "create"], {}, "required option '--plan <plan>' not specified"],
+  ])("%j without a terminal to ask on exits 2, asking nothing", async (argv, terminal, message) => {
+    const result = await run(argv, created, terminal);
+    expect(result).toMatchObject({ code: 2, questions: [], requests: [] });
+    expect(result.stderr).toContain(message);
+  });
+});

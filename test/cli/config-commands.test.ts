@@ -131,3 +131,29 @@ describe("config unset, path and checks", () => {
     ]);
   });
 });
+
+describe("config set on a terminal asks for what is left out", () => {
+  const TERMINAL = { isStdinTTY: true, isStderrTTY: true };
+
+  it("reads an API key masked, on one line, and checks its shape before taking it", async () => {
+    const test = createTestContext({ homedir: home, ...TERMINAL, answers: [KEY] });
+    expect(await main(["config", "set", "api-key", "--env", "staging"], test.ctx)).toBe(0);
+    expect(test.questions).toEqual(["API key for staging? (masked)"]);
+    expect(await readJson(defaultPath())).toEqual({ profiles: { staging: { apiKey: KEY } } });
+    const refused = createTestContext({ homedir: home, ...TERMINAL, answers: ["ps_short"] });
+    await expect(main(["config", "set", "api-key"], refused.ctx)).resolves.toBe(1);
+    expect(refused.stderr()).toMatch(/the scripted answer "ps_short" .* is refused: api-key must be an API key/);
+  });
+
+  it("asks for `-` too on a terminal, instead of waiting for Ctrl-D", async () => {
+    const test = createTestContext({ homedir: home, ...TERMINAL, answers: [KEY] });
+    expect(await main(["config", "set", "api-key", "-"], test.ctx)).toBe(0);
+    expect(test.questions).toEqual(["API key? (masked)"]);
+  });
+
+  it("without a terminal, a left-out value is exit 2", async () => {
+    const result = await run(["config", "set", "api-key"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^Error: missing required argument 'value'\n/);
+  });
+});
