@@ -36,8 +36,16 @@ export interface CliContext {
   http: (settings: Settings) => ApiClient;
   /** The config file: base URL and key, per profile. */
   config: ConfigStore;
+  /** Starts a pager (a shell command line) that the output is written to; tests pass a recorder. */
+  pager: (command: string) => Pager;
   /** Questions to the person at the terminal; ask only when io.isStdinTTY and io.isStderrTTY. */
   prompt: Prompter;
+}
+
+/** A running pager: its input, and the wait for the person to quit it. */
+export interface Pager {
+  write(chunk: string): void;
+  close(): Promise<void>;
 }
 
 /** A value a person may pick in a select, with what they read. */

@@ -76,7 +76,8 @@ function addGlobalOptions(program: Command): void {
     .option("--retries <n>", `retries on 429 and failed GETs (default ${DEFAULT_RETRIES})`)
     .option("--verbose", "log requests and retries to stderr")
     .addOption(new Option("--color <when>", "colour: auto (on a terminal, unless NO_COLOR or TERM=dumb), always, never").choices(COLOR_MODES))
-    .option("--no-color", "the same as --color never");
+    .option("--no-color", "the same as --color never")
+    .option("--no-pager", "no pager for long output on a terminal ($PETSTORE_PAGER, else $PAGER, else less -FRX)");
 }
 
 /** Commands built with `new Command` do not inherit the root's output and exit handling: copy it down. */

@@ -1,8 +1,9 @@
 // The context of a real run: the process's streams and environment, the config file, undici,
 // the terminal. Built once by bin/petstore.js; nothing else reads `process`.
+import { spawn } from "node:child_process";
 import { homedir } from "node:os";
 import { configFilePath, fileConfigStore } from "./config-file.js";
-import type { CliContext, ClientBase } from "./context.js";
+import type { CliContext, ClientBase, Pager } from "./context.js";
 // Types only: the HTTP client and undici are loaded by the first request, never at start-up.
 import type { ApiClient, Method, RequestOptions, Transport } from "./http.js";
 import { warnOn } from "./output/notice.js";
@@ -30,6 +31,7 @@ export function createProcessContext(): CliContext {
     env: process.env,
     http: httpFactory(base, async (settings) => (await import("./internal/undici-transport.js")).undiciTransport(settings)),
     config: fileConfigStore(configFilePath(process.env, homedir()), (message) => warnOn(base.io, process.env, message)),
+    pager: spawnPager,
     prompt: {
       confirm: async (question) => (await terminalPrompt()).confirmOnTerminal(question),
       text: async (question, validate) => (await terminalPrompt()).textOnTerminal(question, validate),
@@ -69,6 +71,25 @@ function lazyClient(load: () => Promise<ApiClient>): ApiClient {
     },
     async close() {
       if (loading) await (await loading).close();
+    },
+  };
+}
+
+/** `sh -c <command>` with our stdout and stderr; quitting it early (less's q) is not an error. */
+function spawnPager(command: string): Pager {
+  const child = spawn("sh", ["-c", command], { stdio: ["pipe", "inherit", "inherit"] });
+  child.stdin.on("error", ignoreClosedPipe);
+  const exited = new Promise<void>((resolve) => {
+    child.once("close", () => resolve());
+    child.once("error", () => resolve());
+  });
+  return {
+    write: (chunk) => {
+      child.stdin.write(chunk);
+    },
+    close: async () => {
+      child.stdin.end();
+      await exited;
     },
   };
 }

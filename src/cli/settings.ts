@@ -28,6 +28,8 @@ export interface GlobalFlags {
   timeout?: string;
   retries?: string;
   verbose?: boolean;
+  /** false with --no-pager. */
+  pager?: boolean;
   /** --color auto|always|never; false with --no-color. */
   color?: string | false;
 }
@@ -59,6 +61,8 @@ export interface Settings {
   verbose: boolean;
   /** always, never, or auto: each stream coloured when it is a terminal. */
   color: ColorMode;
+  /** The pager command for long output on a terminal; undefined for none. */
+  pager: string | undefined;
   sources: { baseUrl: Source; apiKey: Source | undefined };
 }
 
@@ -73,6 +77,14 @@ export function resolveColorMode(flags: Pick<GlobalFlags, "color">, env: Env): C
   if (flags.color === false) return "never";
   if (flags.color !== undefined && flags.color !== "auto") return flags.color === "always" ? "always" : "never";
   return env.NO_COLOR || env.TERM === "dumb" ? "never" : "auto";
+}
+
+/** The pager command: $PETSTORE_PAGER, else $PAGER, else `less -FRX`; none with --no-pager or an empty value. */
+export function pagerCommand(flags: { pager?: boolean }, env: Env): string | undefined {
+  if (flags.pager === false) return undefined;
+  const command = (env.PETSTORE_PAGER ?? env.PAGER ?? "less -FRX").trim();
+  // `cat` pages nothing: writing directly keeps stdout a terminal's (colour, width) and spares a process.
+  return command === "" || command === "cat" ? undefined : command;
 }
 
 /** The process environment, or a test's. */
@@ -131,6 +143,7 @@ export async function resolveSettings(flags: GlobalFlags, ctx: { env: Env; confi
     retries: integerFlag("--retries", flags.retries, DEFAULT_RETRIES, 0, MAX_RETRIES),
     verbose: flags.verbose === true,
     color: resolveColorMode(flags, ctx.env),
+    pager: pagerCommand(flags, ctx.env),
     sources: { baseUrl: baseUrl.source, apiKey: apiKey?.source },
   };
 }

@@ -18,7 +18,7 @@ async function run(argv: string[], script: Script, options: TestContextOptions =
     env: { PETSTORE_BASE_URL: BASE_URL, PETSTORE_API_KEY: "ps_test", PETSTORE_CONFIG: "/nonexistent/c.json", ...options.env },
   });
   const code = await main(argv, test.ctx);
-  return { code, stdout: test.stdout(), stderr: test.stderr(), sleeps: test.sleeps, requests: api.requests, questions: test.questions };
+  return { code, stdout: test.stdout(), stderr: test.stderr(), sleeps: test.sleeps, requests: api.requests, questions: test.questions, pagers: test.pagers };
 }
 
 const pet = (id: number) => ({ id, name: `pet${id}`, categoryId: 1, status: "available" });
@@ -356,5 +356,34 @@ describe("missing required flags are asked for on a terminal, and only there", (
     const result = await run(argv, created, terminal);
     expect(result).toMatchObject({ code: 2, questions: [], requests: [] });
     expect(result.stderr).toContain(message);
+  });
+});
+
+describe("the pager", () => {
+  const listed: Script = [{ status: 200, body: [pet(1)] }];
+
+  it.each([
+    [{}, "less -FRX"],
+    [{ PAGER: "more" }, "more"],
+    [{ PAGER: "more", PETSTORE_PAGER: "most" }, "most"],
+  ])("on a terminal, list output goes through the pager of %j: %s", async (env, command) => {
+    const result = await run(["pets", "list", "--no-color"], listed, { isStdoutTTY: true, env });
+    expect(result.pagers).toEqual([{ command, text: "ID  NAME  CATEGORY  STATUS\n1   pet1  1         available\n", closed: true }]);
+  });
+
+  it.each([
+    ["piped", [], {}, {}],
+    ["--no-pager", ["--no-pager"], { isStdoutTTY: true }, {}],
+    ["an empty PETSTORE_PAGER", [], { isStdoutTTY: true }, { PETSTORE_PAGER: "" }],
+    ["PAGER=cat", [], { isStdoutTTY: true }, { PAGER: "cat" }],
+  ])("never %s", async (_case, flags, terminal, env) => {
+    const result = await run(["pets", "list", ...flags], listed, { ...terminal, env });
+    expect(result.pagers).toEqual([]);
+    expect(result.stdout).toContain("pet1");
+  });
+
+  it("keys list pages too", async () => {
+    const result = await run(["keys", "list"], [{ status: 200, body: [keyView] }], { isStdoutTTY: true });
+    expect(result.pagers.map((pager) => pager.command)).toEqual(["less -FRX"]);
   });
 });

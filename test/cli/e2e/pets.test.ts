@@ -1,4 +1,8 @@
 // `petstore pets ...` as a user runs it: the built CLI against the real server.
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServeProcess, type ServeProcess } from "../../helpers/serve-process.js";
@@ -80,6 +84,21 @@ describe("pets list", () => {
     expect(result.stderr.match(/^> GET .*\/pets\?limit=100$/gm)).toHaveLength(1);
     const filtered = await petstore(["pets", "list", "--all", "--status", "available"]);
     expect(filtered.stdout).toBe(`${[rows[0], rows[3], rows[4]].join("\n")}\n`);
+  });
+});
+
+describe("the pager", () => {
+  it("takes a terminal's list output, and never piped output", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "petstore-pager-"));
+    const file = join(dir, "paged.txt");
+    const env = { PETSTORE_PAGER: `cat > '${file}'` };
+    const paged = await petstore(["pets", "list", "--no-color"], { tty: true, env });
+    expect(paged).toMatchObject({ code: 0, stdout: "" });
+    expect((await readFile(file, "utf8")).split("\n")[0]).toMatch(/^ID\s+NAME\s+CATEGORY\s+STATUS$/);
+    await rm(file);
+    expect((await petstore(["pets", "list"], { env })).stdout).toBe(`${rows.join("\n")}\n`);
+    expect((await petstore(["pets", "list", "--no-pager", "--no-color"], { tty: true, env })).stdout).toMatch(/^ID\s+NAME/);
+    expect(existsSync(file)).toBe(false);
   });
 });
 

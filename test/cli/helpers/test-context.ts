@@ -29,6 +29,8 @@ export interface TestContext {
   sleeps: number[];
   /** Every question asked on the fake terminal, in order. */
   questions: string[];
+  /** Each pager started: its command and what it was given (which, as on a terminal, also shows on stdout). */
+  pagers: { command: string; text: string; closed: boolean }[];
 }
 
 export function createTestContext(options: TestContextOptions = {}): TestContext {
@@ -53,6 +55,7 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
   };
   const api = options.api ?? noRequestsExpected();
   const questions: string[] = [];
+  const pagers: TestContext["pagers"] = [];
   const answers = [...(options.answers ?? [])];
   // Asks like a terminal would: only with one, recording the question, checking the answer.
   const ask = (question: string, validate?: (value: string) => string | undefined): boolean | string | undefined => {
@@ -73,6 +76,19 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
     env,
     http: httpFactory(base, async () => api.transport),
     config: fileConfigStore(configFilePath(env, options.homedir ?? "/nonexistent-home")),
+    pager(command) {
+      const pager = { command, text: "", closed: false };
+      pagers.push(pager);
+      return {
+        write: (chunk) => {
+          pager.text += chunk;
+          stdout += chunk;
+        },
+        close: async () => {
+          pager.closed = true;
+        },
+      };
+    },
     prompt: {
       async confirm(question) {
         const answer = ask(question);
@@ -88,7 +104,7 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
       },
     },
   };
-  return { ctx, stdout: () => stdout, stderr: () => stderr, sleeps, questions };
+  return { ctx, stdout: () => stdout, stderr: () => stderr, sleeps, questions, pagers };
 }
 
 function noRequestsExpected(): InMemoryApi {

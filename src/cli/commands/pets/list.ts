@@ -51,12 +51,13 @@ export function listCommand(ctx: CliContext): Command {
 export async function runList(options: ListOptions, ctx: CliContext): Promise<Outcome> {
   const { printPets } = await import("../../output/pets.js");
   const { createProgress } = await import("../../output/progress.js");
-  const { stderrOf, stdoutOf } = await import("../../output/stream.js");
+  const { stderrOf } = await import("../../output/stream.js");
+  const { printPaged } = await import("../../output/pager.js");
   const progress = createProgress(stderrOf(ctx, options.settings));
   const { pets, more } = await withClient(ctx, options.settings, (api) => fetchPets(api, options, progress)).finally(() =>
     progress.done(),
   );
-  printPets(pets, stdoutOf(ctx, options.settings), { json: options.settings.json });
+  await printPaged(ctx, options.settings, (stdout) => printPets(pets, stdout, { json: options.settings.json }));
   if (pets.length === 0) return { kind: "no-results", message: "No pets found." };
   if (more) return { kind: "partial", message: `Showing the first ${count(pets.length, "pet")}; more exist: raise --limit, or add --all for every one.` };
   return { kind: "done" };
