@@ -39,13 +39,29 @@ export function configFilePath(env: { PETSTORE_CONFIG?: string; XDG_CONFIG_HOME?
   return join(base, "petstore", "config.json");
 }
 
-/** The config file at `path`: written whole and atomically with mode 0600 (it holds API keys), its folder 0700. */
-export function fileConfigStore(path: string): ConfigStore {
+/** An API key as the server makes them: `ps_` and 40 base62 characters. */
+export const API_KEY_SHAPE = /^ps_[0-9A-Za-z]{40}$/;
+
+/**
+ * The config file at `path`: written whole and atomically with mode 0600 (it holds API keys), its folder 0700.
+ * A field it does not know (a typo such as `apikey`) is kept but named once through `warn`.
+ */
+export function fileConfigStore(path: string, warn: (message: string) => void = () => {}): ConfigStore {
+  const warned = new Set<string>();
+  const parse = (data: unknown): ConfigData => {
+    const config = parseConfig(data);
+    for (const field of unknownFields(config)) {
+      if (warned.has(field)) continue;
+      warned.add(field);
+      warn(`the config file ${path} has an unknown field "${field}"; it is ignored (known: ${[...KNOWN_FIELDS].join(", ")})`);
+    }
+    return config;
+  };
   return {
     path,
     async read() {
       try {
-        return (await readJsonFile(path, parseConfig)) ?? {};
+        return (await readJsonFile(path, parse)) ?? {};
       } catch (error) {
         if (error instanceof JsonFileError) throw new Error(`the config file ${path} ${phrase(error.reason)}`);
         throw error;
@@ -69,6 +85,20 @@ export function withValue(data: ConfigData, envName: string | undefined, key: Co
   if (envName === undefined) return { ...data, [field]: value };
   const profiles = { ...data.profiles, [envName]: { ...data.profiles?.[envName], [field]: value } };
   return { ...data, profiles };
+}
+
+/** A copy of `data` without one value; a profile left empty is removed with it. */
+export function withoutValue(data: ConfigData, envName: string | undefined, key: ConfigKey): ConfigData {
+  const field = CONFIG_KEYS[key];
+  if (envName === undefined) {
+    const { [field]: _removed, ...rest } = data;
+    return rest;
+  }
+  const { [field]: _gone, ...profile } = data.profiles?.[envName] ?? {};
+  const { [envName]: _old, ...others } = data.profiles ?? {};
+  const profiles = Object.keys(profile).length > 0 ? { ...others, [envName]: profile } : others;
+  const { profiles: _all, ...top } = data;
+  return Object.keys(profiles).length > 0 ? { ...top, profiles } : top;
 }
 
 /** Shows enough of a key to recognise it: `ps_ab…wxyz`. */
@@ -107,6 +137,18 @@ function checkProfile(profile: Record<string, unknown>, where: string): string |
     if (profile[field] !== undefined && typeof profile[field] !== "string") return `${where}${field} must be a string`;
   }
   return undefined;
+}
+
+const PROFILE_FIELDS = new Set<string>(Object.values(CONFIG_KEYS));
+const KNOWN_FIELDS = new Set<string>([...PROFILE_FIELDS, "profiles"]);
+
+/** `apikey`, `profiles.staging.baseURL`: the paths of fields this version does not read. */
+function unknownFields(data: ConfigData): string[] {
+  const unknown = Object.keys(data).filter((field) => !KNOWN_FIELDS.has(field));
+  for (const [name, profile] of Object.entries(data.profiles ?? {})) {
+    unknown.push(...Object.keys(profile).filter((field) => !PROFILE_FIELDS.has(field)).map((field) => `profiles.${name}.${field}`));
+  }
+  return unknown;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -18,6 +18,8 @@ export interface CliIO {
   isStdinTTY: boolean;
   isStdoutTTY: boolean;
   isStderrTTY: boolean;
+  /** The terminal's width when stdout is one; tables are cut to fit it. */
+  columns?: number;
 }
 
 /** Every side effect a command may have arrives through this, built once at the edge. */
@@ -25,6 +27,8 @@ export interface CliContext {
   io: CliIO;
   env: Env;
   now: () => number;
+  /** The IANA zone dates are shown in on a terminal; the system's when undefined. */
+  timeZone?: string;
   /** Waits; tests pass one that records the delay instead of sleeping. */
   sleep: (ms: number) => Promise<void>;
   /** Uniform in [0, 1): jitter for backoff. */
@@ -35,13 +39,36 @@ export interface CliContext {
   config: ConfigStore;
   /** What the client remembers between runs (when a notice was last shown). */
   state: StateStore;
+  /** Starts a pager (a shell command line) that the output is written to; tests pass a recorder. */
+  pager: (command: string) => Pager;
   /** Questions to the person at the terminal; ask only when io.isStdinTTY and io.isStderrTTY. */
   prompt: Prompter;
 }
 
+/** A running pager: its input, and the wait for the person to quit it. */
+export interface Pager {
+  write(chunk: string): void;
+  close(): Promise<void>;
+}
+
+/** A value a person may pick in a select, with what they read. */
+export interface Choice {
+  value: string;
+  label: string;
+  hint?: string;
+}
+
+/** Checks an answer: undefined when fine, else the message to show under the question. */
+export type Validate = (value: string) => string | undefined;
+
+/** Each question resolves to undefined when the person cancels (Ctrl-C, Esc). */
 export interface Prompter {
   /** Asks a yes/no question; true only for an explicit yes. */
   confirm(question: string): Promise<boolean>;
+  text(question: string, validate?: Validate): Promise<string | undefined>;
+  /** Masked as it is typed, on one line. */
+  password(question: string, validate?: Validate): Promise<string | undefined>;
+  select(question: string, choices: readonly Choice[]): Promise<string | undefined>;
 }
 
 /** The parts of a context that an API client's retries and messages need. */

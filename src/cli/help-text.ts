@@ -14,7 +14,7 @@ Environment variables:
   PETSTORE_API_KEY   API key, sent as Authorization: Bearer <key>
   PETSTORE_CONFIG    config file (default $XDG_CONFIG_HOME/petstore/config.json,
                      else ~/.config/petstore/config.json)
-  NO_COLOR           no colour; colour is only ever used on a terminal
+  NO_COLOR           no colour (as TERM=dumb does) unless --color always
   serve also reads PETSTORE_PORT, PETSTORE_HOST, PETSTORE_DB, PETSTORE_ADMIN_KEY
   and PETSTORE_SERVE_CONFIG (see petstore serve --help).
   A flag wins over the environment, which wins over the config file (the --env

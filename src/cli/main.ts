@@ -1,10 +1,10 @@
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Option } from "commander";
 import pkg from "../../package.json" with { type: "json" };
 import type { CliContext } from "./context.js";
 import { exitCodeFor, ExitCode } from "./errors.js";
 import { reportError } from "./report-error.js";
 import { PROGRAM_HELP } from "./help-text.js";
-import { DEFAULT_BASE_URL, DEFAULT_MAX_WAIT_S, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from "./settings.js";
+import { COLOR_MODES, DEFAULT_BASE_URL, DEFAULT_MAX_WAIT_S, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, resolveColorMode, type GlobalFlags } from "./settings.js";
 import { completionCommand } from "./commands/completion.js";
 import { configCommand } from "./commands/config/index.js";
 import { keysCommand } from "./commands/keys/index.js";
@@ -22,12 +22,18 @@ export async function main(argv: readonly string[], ctx: CliContext): Promise<nu
     exitCode = code;
   };
   const program = buildProgram(ctx, setExitCode);
+  // A bare `petstore` is a request for help, as in gh: on stdout, exit 0.
+  if (argv.length === 0) {
+    program.outputHelp();
+    return ExitCode.ok;
+  }
   try {
     await program.parseAsync([...argv], { from: "user" });
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
-    reportError(error, ctx, { json: program.opts().json === true || argv.includes("--json") });
+    const flags = program.opts<GlobalFlags>();
+    reportError(error, ctx, { json: flags.json === true || argv.includes("--json"), color: colorModeOf(flags, argv, ctx) });
     return exitCodeFor(error);
   }
 }
@@ -56,6 +62,12 @@ function buildProgram(ctx: CliContext, setExitCode: (code: number) => void): Com
   return program;
 }
 
+/** The colour of an error: from the flags when they were parsed, else from what argv says. */
+function colorModeOf(flags: GlobalFlags, argv: readonly string[], ctx: CliContext) {
+  const typed = argv.includes("--no-color") ? false : flags.color;
+  return resolveColorMode({ color: typed }, ctx.env);
+}
+
 function addGlobalOptions(program: Command): void {
   program
     .option("--base-url <url>", `API base URL (default ${DEFAULT_BASE_URL})`)
@@ -66,7 +78,9 @@ function addGlobalOptions(program: Command): void {
     .option("--retries <n>", `retries on 429, refused connections and 502/503/504 (default ${DEFAULT_RETRIES})`)
     .option("--max-wait <seconds>", `most time to wait in all for Retry-After and backoff (default ${DEFAULT_MAX_WAIT_S})`)
     .option("--verbose", "log requests, answers and remaining quota to stderr")
-    .option("--no-color", "no colour (also NO_COLOR; only ever on a TTY)");
+    .addOption(new Option("--color <when>", "colour: auto (on a terminal, unless NO_COLOR or TERM=dumb), always, never").choices(COLOR_MODES))
+    .option("--no-color", "the same as --color never")
+    .option("--no-pager", "no pager for long output on a terminal ($PETSTORE_PAGER, else $PAGER, else less -FRX)");
 }
 
 /** Commands built with `new Command` do not inherit the root's output and exit handling: copy it down. */

@@ -1,10 +1,12 @@
 // The context of a real run: the process's streams and environment, the config file, undici,
 // the terminal. Built once by bin/petstore.js; nothing else reads `process`.
+import { spawn } from "node:child_process";
 import { homedir } from "node:os";
 import { configFilePath, fileConfigStore } from "./config-file.js";
-import type { CliContext, ClientBase } from "./context.js";
+import type { CliContext, ClientBase, Pager } from "./context.js";
 // Types only: the HTTP client and undici are loaded by the first request, never at start-up.
 import type { ApiClient, Method, RequestOptions, Transport } from "./http.js";
+import { warnOn } from "./output/notice.js";
 import type { Settings } from "./settings.js";
 import { fileStateStore, stateFilePath } from "./state-file.js";
 
@@ -19,6 +21,7 @@ export function createProcessContext(): CliContext {
       isStdinTTY: process.stdin.isTTY === true,
       isStdoutTTY: process.stdout.isTTY === true,
       isStderrTTY: process.stderr.isTTY === true,
+      columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
     },
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
@@ -28,10 +31,14 @@ export function createProcessContext(): CliContext {
     ...base,
     env: process.env,
     http: httpFactory(base, async (settings) => (await import("./internal/undici-transport.js")).undiciTransport(settings)),
-    config: fileConfigStore(configFilePath(process.env, homedir())),
+    config: fileConfigStore(configFilePath(process.env, homedir()), (message) => warnOn(base.io, process.env, message)),
     state: fileStateStore(stateFilePath(process.env, homedir())),
+    pager: spawnPager,
     prompt: {
-      confirm: async (question) => (await import("./internal/terminal-prompt.js")).confirmOnTerminal(question),
+      confirm: async (question) => (await terminalPrompt()).confirmOnTerminal(question),
+      text: async (question, validate) => (await terminalPrompt()).textOnTerminal(question, validate),
+      password: async (question, validate) => (await terminalPrompt()).passwordOnTerminal(question, validate),
+      select: async (question, choices) => (await terminalPrompt()).selectOnTerminal(question, choices),
     },
   };
 }
@@ -71,6 +78,27 @@ function lazyClient(load: () => Promise<ApiClient>): ApiClient {
     },
   };
 }
+
+/** `sh -c <command>` with our stdout and stderr; quitting it early (less's q) is not an error. */
+function spawnPager(command: string): Pager {
+  const child = spawn("sh", ["-c", command], { stdio: ["pipe", "inherit", "inherit"] });
+  child.stdin.on("error", ignoreClosedPipe);
+  const exited = new Promise<void>((resolve) => {
+    child.once("close", () => resolve());
+    child.once("error", () => resolve());
+  });
+  return {
+    write: (chunk) => {
+      child.stdin.write(chunk);
+    },
+    close: async () => {
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
+
+const terminalPrompt = () => import("./internal/terminal-prompt.js");
 
 function ignoreClosedPipe(error: NodeJS.ErrnoException): void {
   if (error.code !== "EPIPE") throw error;

@@ -1,6 +1,9 @@
 import { messageOf } from "../support/error-text.js";
 import type { CliContext } from "./context.js";
 import { ApiError, NetworkError, SilentError, UsageError } from "./errors.js";
+import { labelled } from "./output/notice.js";
+import { stderrOf } from "./output/stream.js";
+import type { ColorMode } from "./settings.js";
 
 /**
  * Prints an error to stderr: `Error: <message> (<code>, HTTP <status>)`, then a hint where one
@@ -8,11 +11,11 @@ import { ApiError, NetworkError, SilentError, UsageError } from "./errors.js";
  * for failures without an answer (code `unreachable`, `timeout` or `cli_error`); a 429 or 503
  * that said when to come back also carries `retryAfter` in seconds.
  */
-export function reportError(error: unknown, ctx: CliContext, options: { json: boolean }): void {
+export function reportError(error: unknown, ctx: CliContext, options: { json: boolean; color: ColorMode }): void {
   if (error instanceof SilentError) return;
-  const { stderr } = ctx.io;
+  const stderr = stderrOf(ctx, options);
   if (error instanceof UsageError) {
-    stderr.write(`Error: ${error.message}\n(run with --help for usage)\n`);
+    stderr.write(labelled("Error", `${error.message}\n(run with --help for usage)`, stderr));
     return;
   }
   if (options.json) {
@@ -20,9 +23,9 @@ export function reportError(error: unknown, ctx: CliContext, options: { json: bo
     return;
   }
   if (error instanceof ApiError) {
-    stderr.write(`Error: ${error.body.message} (${error.body.code}, HTTP ${error.body.status})\n`);
+    stderr.write(labelled("Error", `${error.body.message} (${error.body.code}, HTTP ${error.body.status})`, stderr));
   } else {
-    stderr.write(`Error: ${messageOf(error)}\n`);
+    stderr.write(labelled("Error", messageOf(error), stderr));
   }
   const hint = error instanceof ApiError || error instanceof NetworkError ? error.hint : undefined;
   if (hint) stderr.write(`${hint}\n`);

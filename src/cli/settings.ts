@@ -31,8 +31,10 @@ export interface GlobalFlags {
   retries?: string;
   maxWait?: string;
   verbose?: boolean;
-  /** false with --no-color. */
-  color?: boolean;
+  /** false with --no-pager. */
+  pager?: boolean;
+  /** --color auto|always|never; false with --no-color. */
+  color?: string | false;
 }
 
 /** `serve`'s own flags as commander parsed them. */
@@ -64,9 +66,32 @@ export interface Settings {
   verbose: boolean;
   /** Deprecation notices are shown (not PETSTORE_NO_DEPRECATION_NOTICE=1, not `deprecation-notices off`). */
   deprecationNotices: boolean;
-  /** Colour is allowed (no --no-color, no NO_COLOR); each stream still needs to be a TTY. */
-  color: boolean;
+  /** always, never, or auto: each stream coloured when it is a terminal. */
+  color: ColorMode;
+  /** The pager command for long output on a terminal; undefined for none. */
+  pager: string | undefined;
   sources: { baseUrl: Source; apiKey: Source | undefined };
+}
+
+export const COLOR_MODES = ["auto", "always", "never"] as const;
+export type ColorMode = (typeof COLOR_MODES)[number];
+
+/**
+ * --color (or --no-color) wins; then NO_COLOR (any non-empty value) and TERM=dumb turn auto into never.
+ * @example resolveColorMode({ color: "always" }, { NO_COLOR: "1" }) === "always"
+ */
+export function resolveColorMode(flags: Pick<GlobalFlags, "color">, env: Env): ColorMode {
+  if (flags.color === false) return "never";
+  if (flags.color !== undefined && flags.color !== "auto") return flags.color === "always" ? "always" : "never";
+  return env.NO_COLOR || env.TERM === "dumb" ? "never" : "auto";
+}
+
+/** The pager command: $PETSTORE_PAGER, else $PAGER, else `less -FRX`; none with --no-pager or an empty value. */
+export function pagerCommand(flags: { pager?: boolean }, env: Env): string | undefined {
+  if (flags.pager === false) return undefined;
+  const command = (env.PETSTORE_PAGER ?? env.PAGER ?? "less -FRX").trim();
+  // `cat` pages nothing: writing directly keeps stdout a terminal's (colour, width) and spares a process.
+  return command === "" || command === "cat" ? undefined : command;
 }
 
 /** The process environment, or a test's. */
@@ -126,7 +151,8 @@ export async function resolveSettings(flags: GlobalFlags, ctx: { env: Env; confi
     maxWaitMs: integerFlag("--max-wait", flags.maxWait, DEFAULT_MAX_WAIT_S, 0, 86_400) * 1000,
     verbose: flags.verbose === true,
     deprecationNotices: ctx.env.PETSTORE_NO_DEPRECATION_NOTICE !== "1" && profile.deprecationNotices !== "off",
-    color: flags.color !== false && !ctx.env.NO_COLOR,
+    color: resolveColorMode(flags, ctx.env),
+    pager: pagerCommand(flags, ctx.env),
     sources: { baseUrl: baseUrl.source, apiKey: apiKey?.source },
   };
 }
@@ -196,7 +222,8 @@ function originOf(source: Source, envName: string | undefined): Origin {
   return envName === undefined ? "top level" : "profile";
 }
 
-async function readProfile(config: ConfigStore, envName: string | undefined): Promise<Profile> {
+/** The profile named `envName` (the top level when undefined); an unknown name is a usage error listing the known ones. */
+export async function readProfile(config: ConfigStore, envName: string | undefined): Promise<Profile> {
   const data = await config.read();
   const profile = profileOf(data, envName);
   if (profile === undefined) {

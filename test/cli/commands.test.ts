@@ -21,7 +21,7 @@ async function run(argv: string[], script: Script, options: TestContextOptions =
     env: { PETSTORE_BASE_URL: BASE_URL, PETSTORE_API_KEY: "ps_test", PETSTORE_CONFIG: "/nonexistent/c.json", ...options.env },
   });
   const code = await main(argv, test.ctx);
-  return { code, stdout: test.stdout(), stderr: test.stderr(), sleeps: test.sleeps, requests: api.requests, questions: test.questions };
+  return { code, stdout: test.stdout(), stderr: test.stderr(), sleeps: test.sleeps, requests: api.requests, questions: test.questions, pagers: test.pagers };
 }
 
 const pet = (id: number) => ({ id, name: `pet${id}`, categoryId: 1, status: "available" });
@@ -100,9 +100,9 @@ describe("exit codes and error lines", () => {
     expect(result.stderr).toMatch(
       new RegExp(
         `^\\* base URL ${BASE_URL} from the environment; API key from the environment\n` +
-          `> GET ${BASE_URL}/pets\n< HTTP 429 \\(\\d+ ms\\), quota \\d+/60 left, resets at [\\d:]{8}\n` +
+          `> GET ${BASE_URL}/pets\\?limit=30\n< HTTP 429 \\(\\d+ ms\\), quota \\d+/60 left, resets at [\\d:]{8}\n` +
           `Retrying in 1\\.0 s after HTTP 429 \\(retry 1 of 3\\)\n` +
-          `> GET ${BASE_URL}/pets\n< HTTP 200 \\(\\d+ ms\\), quota \\d+/60 left, resets at [\\d:]{8}\n$`,
+          `> GET ${BASE_URL}/pets\\?limit=30\n< HTTP 200 \\(\\d+ ms\\), quota \\d+/60 left, resets at [\\d:]{8}\n$`,
       ),
     );
     expect(result.stderr).not.toContain("ps_test");
@@ -110,36 +110,56 @@ describe("exit codes and error lines", () => {
 });
 
 describe("pets list", () => {
+  // A server holding 250 pets that honours limit (up to 100) and hands out cursors.
   const pages = (request: { path: string }): ScriptedAnswer => {
-    const cursor = Number(new URL(request.path, "http://x").searchParams.get("cursor") ?? "0");
-    const next = cursor < 2 ? { link: `<${BASE_URL}/pets?limit=1&cursor=${cursor + 1}>; rel="next"` } : undefined;
-    return { status: 200, headers: next, body: [pet(cursor + 1)] };
+    const params = new URL(request.path, "http://x").searchParams;
+    const cursor = Number(params.get("cursor") ?? "0");
+    const limit = Number(params.get("limit") ?? "20");
+    const end = Math.min(250, cursor + limit);
+    const link = end < 250 ? { link: `<${BASE_URL}/pets?limit=${limit}&cursor=${end}>; rel="next"` } : undefined;
+    return { status: 200, headers: link, body: Array.from({ length: end - cursor }, (_, i) => pet(cursor + i + 1)) };
   };
+  const paths = (result: { requests: { path: string }[] }) => result.requests.map((request) => request.path);
 
-  it("follows rel=next to the last page with --all, sending --limit as the page size", async () => {
-    const result = await run(["pets", "list", "--all", "--limit", "1"], pages);
-    expect(result.stdout).toBe("1\tpet1\t1\tavailable\n2\tpet2\t1\tavailable\n3\tpet3\t1\tavailable\n");
-    expect(result.requests.map((request) => request.path)).toEqual(["/v1/pets?limit=1", "/v1/pets?limit=1&cursor=1", "/v1/pets?limit=1&cursor=2"]);
+  it("--limit 250 is 250 pets, fetched 100 a page, the last page asking only for the rest", async () => {
+    const result = await run(["pets", "list", "--limit", "250"], pages);
+    expect(result.stdout.split("\n")).toHaveLength(251);
+    expect(paths(result)).toEqual(["/v1/pets?limit=100", "/v1/pets?limit=100&cursor=100", "/v1/pets?limit=50&cursor=200"]);
     expect(result.stderr).toBe("");
   });
 
-  it("asks for pages of 100 with --all and no --limit", async () => {
-    const result = await run(["pets", "list", "--all", "--status", "sold"], [{ status: 200, body: [] }]);
-    expect(result.requests[0]?.path).toBe("/v1/pets?status=sold&limit=100");
+  it("--all follows rel=next to the last page, 100 a page", async () => {
+    const result = await run(["pets", "list", "--all", "--status", "sold"], pages);
+    expect(result.stdout.split("\n")).toHaveLength(251);
+    expect(paths(result)).toEqual(["/v1/pets?status=sold&limit=100", "/v1/pets?limit=100&cursor=100", "/v1/pets?limit=100&cursor=200"]);
+  });
+
+  it("asks for 30 pets by default, as gh does", async () => {
+    const result = await run(["pets", "list"], pages);
+    expect(paths(result)).toEqual(["/v1/pets?limit=30"]);
+  });
+
+  it("refuses --all with --limit: they say different things", async () => {
+    const result = await run(["pets", "list", "--all", "--limit", "5"], pages);
+    expect(result).toMatchObject({ code: 2, requests: [] });
+    expect(result.stderr).toMatch(/^Error: --all and --limit say different things: give one\n/);
   });
 
   it("shows progress on stderr when stderr is a TTY, and clears it", async () => {
-    const result = await run(["pets", "list", "--all", "--limit", "1"], pages, { isStderrTTY: true });
+    const result = await run(["pets", "list", "--limit", "250"], pages, { isStderrTTY: true });
     expect(result.stderr).toBe(
-      "\r\u001b[2KFetched 1 pet (1 page)…\r\u001b[2KFetched 2 pets (2 pages)…\r\u001b[2KFetched 3 pets (3 pages)…\r\u001b[2K",
+      "\r\u001b[2KFetched 100 pets (1 page)…\r\u001b[2KFetched 200 pets (2 pages)…\r\u001b[2K",
     );
   });
 
-  it("fetches one page without --all, and tells a person that more follow", async () => {
-    const result = await run(["pets", "list", "--limit", "1", "--no-color"], pages, { isStdoutTTY: true });
+  it.each([
+    ["a person", { isStdoutTTY: true }],
+    ["a script", {}],
+  ])("tells %s on stderr when more pets exist than were printed", async (_who, terminal: { isStdoutTTY?: boolean }) => {
+    const result = await run(["pets", "list", "--limit", "1", "--no-color"], pages, terminal);
     expect(result.requests).toHaveLength(1);
-    expect(result.stdout).toBe("ID  NAME  CATEGORY  STATUS\n1   pet1  1         available\n");
-    expect(result.stderr).toBe("Showing 1 pet; more follow: add --all to fetch every page.\n");
+    expect(result.stdout).toBe(terminal.isStdoutTTY ? "ID  NAME  CATEGORY  STATUS\n1   pet1  1         available\n" : "1\tpet1\t1\tavailable\n");
+    expect(result.stderr).toBe("Showing the first 1 pet; more exist: raise --limit, or add --all for every one.\n");
   });
 
   it("tells a person when there are no pets, and prints nothing on stdout", async () => {
@@ -155,8 +175,8 @@ describe("pets list", () => {
   });
 
   it("prints a JSON array of every page with --all --json", async () => {
-    const result = await run(["pets", "list", "--all", "--limit", "1", "--json"], pages);
-    expect(JSON.parse(result.stdout)).toEqual([pet(1), pet(2), pet(3)]);
+    const result = await run(["pets", "list", "--all", "--json"], pages);
+    expect(JSON.parse(result.stdout)).toEqual(Array.from({ length: 250 }, (_, i) => pet(i + 1)));
   });
 
   it("refuses to follow a next link to another origin with the key", async () => {
@@ -254,7 +274,7 @@ describe("keys revoke asks first", () => {
   const question = 'Revoke key key_1 "ci" (ps_abc123…, pro plan)? It stops working at once.';
 
   it("without a terminal, needs --yes: exit 2 and nothing sent", async () => {
-    const result = await run(["keys", "revoke", "key_1"], revokeScript, { isStderrTTY: true });
+    const result = await run(["keys", "revoke", "key_1", "--color", "never"], revokeScript, { isStderrTTY: true });
     expect(result).toMatchObject({ code: 2, stdout: "", requests: [] });
     expect(result.stderr).toMatch(/^Error: keys revoke asks before it revokes, and there is no terminal to ask on; add --yes to revoke key_1\n/);
   });
@@ -280,7 +300,7 @@ describe("keys revoke asks first", () => {
 
   it("refuses to revoke the key in use without --yes, even on a terminal, and says so", async () => {
     const env = { PETSTORE_API_KEY: "ps_abc123TheRestOfTheSecret" };
-    const refused = await run(["keys", "revoke", "key_1"], revokeScript, { ...TERMINAL, answers: [true], env });
+    const refused = await run(["keys", "revoke", "key_1"], revokeScript, { ...TERMINAL, answers: [true], env: { ...env, NO_COLOR: "1" } });
     expect(refused).toMatchObject({ code: 2, questions: [] });
     expect(methods(refused.requests)).toEqual(["GET /v1/keys"]);
     expect(refused.stderr).toMatch(/^Error: key key_1 "ci" \(ps_abc123…, pro plan\) is the key this command is using: revoking it locks you out\. Add --yes to revoke it anyway\.\n/);
@@ -311,13 +331,13 @@ describe("run functions return how they ended, and main prints it in one place",
   it("runList says there were no pets, or that more follow, instead of printing it", async () => {
     const empty = createTestContext({ api: inMemoryApi([{ status: 200, body: [] }]), isStdoutTTY: true, env: { PETSTORE_BASE_URL: BASE_URL } });
     const settings = await resolveSettings({}, empty.ctx);
-    expect(await runList({ settings, all: false }, empty.ctx)).toEqual({ kind: "no-results", message: "No pets found." });
+    expect(await runList({ settings, limit: 30 }, empty.ctx)).toEqual({ kind: "no-results", message: "No pets found." });
     expect(empty.stderr()).toBe("");
     const next = { link: `<${BASE_URL}/pets?cursor=1>; rel="next"` };
     const more = createTestContext({ api: inMemoryApi([{ status: 200, headers: next, body: [pet(1), pet(2)] }]), env: { PETSTORE_BASE_URL: BASE_URL } });
-    expect(await runList({ settings, all: false }, more.ctx)).toEqual({
+    expect(await runList({ settings, limit: 2 }, more.ctx)).toEqual({
       kind: "partial",
-      message: "Showing 2 pets; more follow: add --all to fetch every page.",
+      message: "Showing the first 2 pets; more exist: raise --limit, or add --all for every one.",
     });
   });
 });
@@ -330,5 +350,85 @@ describe("deprecationNotice", () => {
         "use `petstore pets list` (with --status to filter, --all for every page) and pick the pet by id. " +
         "To silence this: PETSTORE_NO_DEPRECATION_NOTICE=1 or `petstore config set deprecation-notices off`.",
     );
+  });
+});
+
+describe("missing required flags are asked for on a terminal, and only there", () => {
+  const TERMINAL = { isStdinTTY: true, isStderrTTY: true };
+  const created = (request: { body?: unknown }): ScriptedAnswer => ({
+    status: 201,
+    headers: { location: "/v1/pets/7" },
+    body: { id: 7, status: "available", ...(request.body as object) },
+  });
+  const createdKey: ScriptedAnswer = {
+    status: 201,
+    headers: { location: "/v1/keys/key_9" },
+    body: { id: "key_9", key: `ps_${"k".repeat(40)}`, prefix: "ps_kkkkkk", plan: "free", name: null, limits: { perMinute: 60, perDay: 1000 }, createdAt: "2030-01-02T03:04:05.000Z" },
+  };
+
+  it("pets add asks for the name and the category, then sends them", async () => {
+    const result = await run(["pets", "add"], created, { ...TERMINAL, answers: ["Rex", "3"] });
+    expect(result.code).toBe(0);
+    expect(result.questions).toEqual(["Name of the pet?", "Category id?"]);
+    expect(result.requests[0]?.body).toEqual({ name: "Rex", categoryId: 3 });
+  });
+
+  it("asks only for what is missing, after checking the flags given", async () => {
+    const asked = await run(["pets", "add", "--name", "Rex"], created, { ...TERMINAL, answers: ["2"] });
+    expect(asked.questions).toEqual(["Category id?"]);
+    const refused = await run(["pets", "add", "--category", "x"], created, { ...TERMINAL, answers: [] });
+    expect(refused).toMatchObject({ code: 2, questions: [], requests: [] });
+  });
+
+  it("cancelling the question sends nothing and exits 2", async () => {
+    const result = await run(["pets", "add"], created, { ...TERMINAL, answers: [undefined] });
+    expect(result).toMatchObject({ code: 2, requests: [], stderr: "Cancelled; nothing was sent.\n" });
+  });
+
+  it("keys create offers the plans as a select", async () => {
+    const result = await run(["keys", "create"], [createdKey], { ...TERMINAL, answers: ["free"] });
+    expect(result.stderr).toContain("Created free key key_9");
+    expect(result.code).toBe(0);
+    expect(result.questions).toEqual(["Plan of the new key? [free|pro|business|enterprise]"]);
+    expect(result.requests[0]?.body).toEqual({ plan: "free" });
+  });
+
+  it.each([
+    [["pets", "add"], { isStderrTTY: true }, "required option '--name <name>' not specified"],
+    [["pets", "add", "--name", "Rex"], { isStdinTTY: true }, "required option '--category <id>' not specified"],
+    [["keys", "create"], {}, "required option '--plan <plan>' not specified"],
+  ])("%j without a terminal to ask on exits 2, asking nothing", async (argv, terminal, message) => {
+    const result = await run(argv, created, terminal);
+    expect(result).toMatchObject({ code: 2, questions: [], requests: [] });
+    expect(result.stderr).toContain(message);
+  });
+});
+
+describe("the pager", () => {
+  const listed: Script = [{ status: 200, body: [pet(1)] }];
+
+  it.each([
+    [{}, "less -FRX"],
+    [{ PAGER: "more" }, "more"],
+    [{ PAGER: "more", PETSTORE_PAGER: "most" }, "most"],
+  ])("on a terminal, list output goes through the pager of %j: %s", async (env, command) => {
+    const result = await run(["pets", "list", "--no-color"], listed, { isStdoutTTY: true, env });
+    expect(result.pagers).toEqual([{ command, text: "ID  NAME  CATEGORY  STATUS\n1   pet1  1         available\n", closed: true }]);
+  });
+
+  it.each([
+    ["piped", [], {}, {}],
+    ["--no-pager", ["--no-pager"], { isStdoutTTY: true }, {}],
+    ["an empty PETSTORE_PAGER", [], { isStdoutTTY: true }, { PETSTORE_PAGER: "" }],
+    ["PAGER=cat", [], { isStdoutTTY: true }, { PAGER: "cat" }],
+  ])("never %s", async (_case, flags, terminal, env) => {
+    const result = await run(["pets", "list", ...flags], listed, { ...terminal, env });
+    expect(result.pagers).toEqual([]);
+    expect(result.stdout).toContain("pet1");
+  });
+
+  it("keys list pages too", async () => {
+    const result = await run(["keys", "list"], [{ status: 200, body: [keyView] }], { isStdoutTTY: true });
+    expect(result.pagers.map((pager) => pager.command)).toEqual(["less -FRX"]);
   });
 });

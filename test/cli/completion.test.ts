@@ -36,7 +36,7 @@ const cases: [string, string[]][] = [
   ["petstore completion ", ["bash", "zsh", "fish"]],
   ["petstore config set ", ["base-url", "api-key", "deprecation-notices"]],
   ["petstore pets list --l", ["--limit"]],
-  ["petstore pets add --", ["--name", "--category", "--status", "--help", "--version", "--base-url", "--env", "--api-key", "--json", "--timeout", "--retries", "--max-wait", "--verbose", "--no-color"]],
+  ["petstore pets add --", ["--name", "--category", "--status", "--help", "--version", "--base-url", "--env", "--api-key", "--json", "--timeout", "--retries", "--max-wait", "--verbose", "--color", "--no-color", "--no-pager"]],
 ];
 
 describe("bash", () => {

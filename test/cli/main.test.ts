@@ -38,7 +38,7 @@ describe("petstore --help", () => {
 
   it.each([
     "pets list", "pets add", "pets get", "keys create", "keys list", "keys revoke",
-    "config set", "config get", "config list", "completion", "serve", "openapi",
+    "config set", "config get", "config unset", "config list", "config path", "completion", "serve", "openapi",
   ])("%s --help shows an example", async (command) => {
     const { code, stdout } = await run([...command.split(" "), "--help"]);
     expect(code).toBe(0);
@@ -52,8 +52,8 @@ describe("petstore --help", () => {
 
 describe("usage errors stop before any request, with exit code 2", () => {
   it.each([
-    [["pets", "list", "--limit", "0"], '--limit must be an integer from 1 to 100, got "0"'],
-    [["pets", "list", "--limit", "101"], "--limit must be an integer from 1 to 100"],
+    [["pets", "list", "--limit", "0"], '--limit must be an integer from 1 to 9007199254740991, got "0"'],
+    [["pets", "list", "--limit", "-5"], "--limit must be an integer from 1"],
     [["pets", "list", "--limit", "ten"], "--limit must be an integer"],
     [["pets", "list", "--status", "lost"], "argument 'lost' is invalid. Allowed choices are available, pending, sold."],
     [["pets", "add", "--name", "Rex", "--category", "x"], '--category must be an integer from 1 to 9007199254740991, got "x"'],
@@ -92,5 +92,29 @@ describe("usage errors stop before any request, with exit code 2", () => {
     expect(stderr).toContain(message);
     expect(stderr).toContain("(run with --help for usage)");
     expect(api.requests.length).toBe(before);
+  });
+});
+
+describe("a bare petstore", () => {
+  it("prints the whole help on stdout and exits 0", async () => {
+    const { code, stdout, stderr } = await run([]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Usage: petstore /);
+    expect(stdout).toContain("Exit codes:");
+    expect(stderr).toBe("");
+  });
+});
+
+describe("aliases", () => {
+  it.each([
+    [["pets", "create", "--help"], "Usage: petstore pets add|create"],
+    [["pets", "ls", "--help"], "Usage: petstore pets list|ls"],
+    [["keys", "ls", "--help"], "Usage: petstore keys list|ls"],
+    [["keys", "rm", "--help"], "Usage: petstore keys revoke|rm"],
+    [["config", "ls", "--help"], "Usage: petstore config list|ls"],
+  ])("%j names the verb it stands for", async (argv, usage) => {
+    const { code, stdout } = await run(argv);
+    expect(code).toBe(0);
+    expect(stdout).toContain(usage);
   });
 });

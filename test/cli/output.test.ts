@@ -1,9 +1,13 @@
+import { stripVTControlCharacters } from "node:util";
+import { Chalk } from "chalk";
 import { describe, expect, it } from "vitest";
 import type { CreatedKey, KeyView, Pet } from "../../src/contract/values.js";
 import { printCreatedKey, printKeys } from "../../src/cli/output/keys.js";
 import { printPet, printPets } from "../../src/cli/output/pets.js";
+import { labelled } from "../../src/cli/output/notice.js";
 import { createProgress } from "../../src/cli/output/progress.js";
 import { stdoutOf, type OutStream } from "../../src/cli/output/stream.js";
+import { fittedWidths, renderTable } from "../../src/cli/output/table.js";
 import { createTestContext } from "./helpers/test-context.js";
 
 const pets: Pet[] = [
@@ -96,11 +100,32 @@ describe("printKeys", () => {
 
   it("prints a table on a TTY", () => {
     const out = buffer(true, false);
-    printKeys(keys, out, { json: false });
+    printKeys(keys, out, { json: false, timeZone: "UTC" });
     const [head, first, second] = out.text().split("\n");
     expect(head?.split(/\s{2,}/)).toEqual(["ID", "PREFIX", "PLAN", "NAME", "PER MINUTE", "PER DAY", "CREATED", "LAST USED", "STATE"]);
-    expect(first).toMatch(/^key_1\s+ps_abc\s+pro\s+ci\s+300\s+10000\s+2030-01-02 03:04\s+2030-01-03 00:00\s+active$/);
-    expect(second).toMatch(/^key_2\s+ps_def\s+free\s+60\s+1000\s+2030-01-02 03:04\s+never\s+revoked$/);
+    expect(first).toMatch(/^key_1\s+ps_abc\s+pro\s+ci\s+300\s+10000\s+2030-01-02 03:04 UTC\s+2030-01-03 00:00 UTC\s+active$/);
+    expect(second).toMatch(/^key_2\s+ps_def\s+free\s+60\s+1000\s+2030-01-02 03:04 UTC\s+never\s+revoked$/);
+  });
+
+  it("shows a person local time with its zone, while scripts keep ISO 8601 UTC", () => {
+    const table = buffer(true, false);
+    printKeys(keys, table, { json: false, timeZone: "America/New_York" });
+    expect(table.text()).toContain("2030-01-01 22:04 EST");
+    const tsv = buffer(false);
+    printKeys(keys, tsv, { json: false, timeZone: "America/New_York" });
+    expect(tsv.text()).toContain("\t2030-01-02T03:04:05.000Z\t");
+    const json = buffer(true, false);
+    printKeys(keys, json, { json: true, timeZone: "America/New_York" });
+    expect(json.text()).toContain('"createdAt": "2030-01-02T03:04:05.000Z"');
+  });
+
+  it("cuts the name before anything else to fit the terminal", () => {
+    const out = { ...buffer(true, false), columns: 80 };
+    const wide = keys.map((key) => ({ ...key, name: "a name far too long to fit in any reasonable terminal width" }));
+    printKeys(wide, out, { json: false, timeZone: "UTC" });
+    const lines = out.text().trimEnd().split("\n");
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
+    expect(lines[1]).toBe("key_1  ps_abc  pro   a n…  300         10000    2030-01-02 …  2030-01-…  active");
   });
 });
 
@@ -152,11 +177,51 @@ describe("createProgress", () => {
 
 describe("stdoutOf", () => {
   it.each([
-    { isStdoutTTY: true, allowed: true, color: true },
-    { isStdoutTTY: false, allowed: true, color: false },
-    { isStdoutTTY: true, allowed: false, color: false },
-  ])("colour needs a TTY and permission: %j", ({ isStdoutTTY, allowed, color }) => {
+    { isStdoutTTY: true, mode: "auto", color: true },
+    { isStdoutTTY: false, mode: "auto", color: false },
+    { isStdoutTTY: true, mode: "never", color: false },
+    { isStdoutTTY: false, mode: "always", color: true },
+  ] as const)("colour follows --color: %j", ({ isStdoutTTY, mode, color }) => {
     const { ctx } = createTestContext({ isStdoutTTY });
-    expect(stdoutOf(ctx, { color: allowed })).toMatchObject({ isTTY: isStdoutTTY, color });
+    expect(stdoutOf(ctx, { color: mode })).toMatchObject({ isTTY: isStdoutTTY, color });
+  });
+});
+
+describe("labelled: errors, warnings and notices look alike", () => {
+  it.each(["Error", "Warning", "Notice"] as const)("%s: the label coloured only when the stream is", (label) => {
+    expect(labelled(label, "text", { color: false })).toBe(`${label}: text\n`);
+    expect(labelled(label, "text", { color: true })).toMatch(new RegExp(`^(\\x1b\\[[0-9;]+m)+${label}:(\\x1b\\[[0-9;]+m)+ text\\n$`));
+  });
+});
+
+describe("renderTable: fits the terminal, cutting with … rather than wrapping", () => {
+  const head = ["ID", "NAME", "CATEGORY", "STATUS"];
+  const long = "Sir Reginald Fluffington the Third of Barkshire";
+  const rows = [["1", long, "3", "available"], ["22", "Rex", "1", "sold"]];
+  const plain = new Chalk({ level: 0 });
+
+  it("leaves a table that fits as it is", () => {
+    expect(renderTable(head, rows, plain, { width: 200, shrinkOrder: [1] })).toBe(renderTable(head, rows, plain));
+  });
+
+  it("cuts the name column first, every line within the width", () => {
+    const text = renderTable(head, rows, plain, { width: 40, shrinkOrder: [1, 2] });
+    const lines = text.trimEnd().split("\n");
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(40);
+    expect(lines[1]).toMatch(/^1 {3}Sir Reginald F… {2}3 {9}available$/);
+    expect(lines[2]).toMatch(/^22 {2}Rex\s+1\s+sold$/);
+    expect(text).not.toContain("Barkshire");
+  });
+
+  it("counts what is seen, not colour codes, and keeps the colour of what is left", () => {
+    const color = new Chalk({ level: 1 });
+    const coloured = rows.map(([id = "", name = "", category = "", status = ""]) => [id, name, category, color.green(status)]);
+    const lines = renderTable(head, coloured, color, { width: 40, shrinkOrder: [1, 2] }).trimEnd().split("\n");
+    for (const line of lines) expect([...stripVTControlCharacters(line)].length).toBeLessThanOrEqual(40);
+    expect(lines[1]).toContain(color.green("available"));
+  });
+
+  it("never cuts a column below its header or 4 characters", () => {
+    expect(fittedWidths(head, rows, 10, [1, 2])).toEqual([2, 4, 8, 9]);
   });
 });

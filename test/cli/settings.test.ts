@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fileConfigStore } from "../../src/cli/config-file.js";
 import { UsageError } from "../../src/cli/errors.js";
-import { DEFAULT_BASE_URL, describeSources, resolveSettings, type GlobalFlags } from "../../src/cli/settings.js";
+import { DEFAULT_BASE_URL, describeSources, resolveColorMode, resolveSettings, type GlobalFlags } from "../../src/cli/settings.js";
 
 let configPath: string;
 
@@ -53,12 +53,23 @@ describe("resolveSettings: a flag, then the environment, then the config file, t
 
   it("falls back to the default base URL without a config file", async () => {
     const settings = await resolveSettings({}, { env: {}, config: fileConfigStore(join(tmpdir(), "absent-petstore.json")) });
-    expect(settings).toMatchObject({ baseUrl: DEFAULT_BASE_URL, apiKey: undefined, timeoutMs: 10_000, retries: 3, json: false, verbose: false, color: true });
+    expect(settings).toMatchObject({ baseUrl: DEFAULT_BASE_URL, apiKey: undefined, timeoutMs: 10_000, retries: 3, json: false, verbose: false, color: "auto" });
   });
 
   it("turns colour off with --no-color or NO_COLOR", async () => {
-    expect((await resolve({ color: false })).color).toBe(false);
-    expect((await resolve({}, { NO_COLOR: "1" })).color).toBe(false);
+    expect((await resolve({ color: false })).color).toBe("never");
+    expect((await resolve({}, { NO_COLOR: "1" })).color).toBe("never");
+  });
+
+  it.each([
+    [{}, {}, "auto"],
+    [{}, { TERM: "dumb" }, "never"],
+    [{}, { NO_COLOR: "" }, "auto"],
+    [{ color: "never" }, {}, "never"],
+    [{ color: "always" }, { NO_COLOR: "1", TERM: "dumb" }, "always"],
+    [{ color: "auto" }, { NO_COLOR: "1" }, "never"],
+  ] as const)("--color %j with %j is %s: the flag wins, then NO_COLOR and TERM=dumb", (flags, env, mode) => {
+    expect(resolveColorMode(flags, env)).toBe(mode);
   });
 
   it.each([

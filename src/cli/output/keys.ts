@@ -1,5 +1,6 @@
 import type { CreatedKey, KeyView } from "../../contract/values.js";
 import { colorsFor } from "./colors.js";
+import { labelled } from "./notice.js";
 import { renderJson } from "./json.js";
 import { outputMode, type OutStream } from "./stream.js";
 import { renderTable } from "./table.js";
@@ -11,11 +12,11 @@ const HEAD = ["ID", "PREFIX", "PLAN", "NAME", "PER MINUTE", "PER DAY", "CREATED"
  * Keys: a table on a TTY; otherwise tab-separated
  * `id prefix plan name perMinute perDay admin createdAt lastUsedAt revokedAt` (empty when null).
  */
-export function printKeys(keys: readonly KeyView[], stream: OutStream, options: { json: boolean }): void {
+export function printKeys(keys: readonly KeyView[], stream: OutStream, options: { json: boolean; timeZone?: string }): void {
   const mode = outputMode(options.json, stream);
   if (mode === "json") stream.write(renderJson(keys));
   else if (mode === "tsv") stream.write(renderTsv(keys.map(tsvRow)));
-  else if (keys.length > 0) stream.write(keyTable(keys, stream));
+  else if (keys.length > 0) stream.write(keyTable(keys, stream, options.timeZone));
 }
 
 /**
@@ -28,8 +29,7 @@ export function printCreatedKey(key: CreatedKey, out: OutStream, err: OutStream,
   const name = key.name === null ? "" : ` "${key.name}"`;
   const limits = `${key.limits.perMinute}/min, ${key.limits.perDay}/day`;
   err.write(`Created ${key.plan} key ${key.id}${name} (${key.prefix}…, ${limits}).\n`);
-  const chalk = colorsFor(err);
-  err.write(`${chalk.yellow("Warning:")} save the secret now: it is not shown again.\n`);
+  err.write(labelled("Warning", "save the secret now: it is not shown again.", err));
 }
 
 function tsvRow(key: KeyView): (string | number | null)[] {
@@ -37,7 +37,7 @@ function tsvRow(key: KeyView): (string | number | null)[] {
   return [key.id, key.prefix, key.plan, key.name, perMinute, perDay, String(key.admin), key.createdAt, key.lastUsedAt, key.revokedAt];
 }
 
-function keyTable(keys: readonly KeyView[], stream: OutStream): string {
+function keyTable(keys: readonly KeyView[], stream: OutStream, timeZone: string | undefined): string {
   const chalk = colorsFor(stream);
   const rows = keys.map((key) => [
     key.id,
@@ -46,14 +46,32 @@ function keyTable(keys: readonly KeyView[], stream: OutStream): string {
     key.name ?? "",
     String(key.limits.perMinute),
     String(key.limits.perDay),
-    shortTime(key.createdAt),
-    key.lastUsedAt === null ? "never" : shortTime(key.lastUsedAt),
+    localTime(key.createdAt, timeZone),
+    key.lastUsedAt === null ? "never" : localTime(key.lastUsedAt, timeZone),
     key.revokedAt !== null ? chalk.red("revoked") : key.admin ? chalk.cyan("admin") : chalk.green("active"),
   ]);
-  return renderTable(HEAD, rows, chalk);
+  // The name first, then the prefix (the id still names the key), then the times, whose day is
+  // at their start; id, plan, limits and state are never cut.
+  return renderTable(HEAD, rows, chalk, { width: stream.columns, shrinkOrder: [3, 1, 7, 6] });
 }
 
-/** `2025-11-22T12:34:56.789Z` → `2025-11-22 12:34`: enough for a person, the TSV keeps it all. */
-function shortTime(iso: string): string {
-  return iso.slice(0, 16).replace("T", " ");
+/**
+ * For a person: `2025-11-22T12:34:56.789Z` → `2025-11-22 13:34 CET`, in `timeZone` (the
+ * system's when undefined); the TSV and --json keep ISO 8601 UTC for scripts.
+ */
+export function localTime(iso: string, timeZone?: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+    timeZoneName: "short",
+  }).formatToParts(date);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${part("year")}-${part("month")}-${part("day")} ${part("hour")}:${part("minute")} ${part("timeZoneName")}`;
 }

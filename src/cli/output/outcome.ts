@@ -3,8 +3,10 @@ import type { CliContext } from "../context.js";
 
 /**
  * How a command ended, beyond its data and its exit code:
- * - `no-results` and `partial` speak to a person reading the data (stdout a terminal, no --json):
- *   piped, an empty output or a first page is the answer itself;
+ * - `no-results` speaks to a person reading the data (stdout a terminal, no --json): piped, an
+ *   empty output is the answer itself;
+ * - `partial` (more records exist than were printed) is said on stderr always, terminal or not,
+ *   --json or not: a script that meant every record must learn it got only some;
  * - `changed` confirms a change (a revoked key, a value set) when stderr is a terminal; a script
  *   has exit code 0 for that.
  */
@@ -19,8 +21,10 @@ export function printOutcome(outcome: Outcome, ctx: Pick<CliContext, "io">, opti
     case "done":
       return;
     case "no-results":
-    case "partial":
       if (ctx.io.isStdoutTTY && !options.json) ctx.io.stderr.write(`${outcome.message}\n`);
+      return;
+    case "partial":
+      ctx.io.stderr.write(`${outcome.message}\n`);
       return;
     case "changed":
       if (ctx.io.isStderrTTY) ctx.io.stderr.write(`${outcome.message}\n`);

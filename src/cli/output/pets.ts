@@ -24,5 +24,6 @@ export function printPet(pet: Pet, stream: OutStream, options: { json: boolean }
 function petTable(pets: readonly Pet[], stream: OutStream): string {
   const chalk = colorsFor(stream);
   const rows = pets.map((pet) => [String(pet.id), pet.name, String(pet.categoryId), colorStatus(chalk, pet.status)]);
-  return renderTable(HEAD, rows, chalk);
+  // Names are cut first: an id or a status cut short would be useless.
+  return renderTable(HEAD, rows, chalk, { width: stream.columns, shrinkOrder: [1] });
 }

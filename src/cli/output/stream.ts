@@ -1,10 +1,13 @@
 import type { CliContext, TextSink } from "../context.js";
+import type { ColorMode } from "../settings.js";
 
 /** A stream to print to, with what the printers need to know about it. */
 export interface OutStream extends TextSink {
   isTTY: boolean;
-  /** Colour is on: the stream is a TTY and neither --no-color nor NO_COLOR said otherwise. */
+  /** Colour is on: --color always, or a TTY under --color auto without NO_COLOR or TERM=dumb. */
   color: boolean;
+  /** The terminal's width, for tables; undefined when not a terminal (or unknown). */
+  columns?: number;
 }
 
 type OutputMode = "json" | "table" | "tsv";
@@ -15,14 +18,14 @@ export function outputMode(json: boolean, stream: OutStream): OutputMode {
   return stream.isTTY ? "table" : "tsv";
 }
 
-export function stdoutOf(ctx: Pick<CliContext, "io">, settings: { color: boolean }): OutStream {
-  return outStream(ctx.io.stdout, ctx.io.isStdoutTTY, settings.color);
+export function stdoutOf(ctx: Pick<CliContext, "io">, settings: { color: ColorMode }): OutStream {
+  return { ...outStream(ctx.io.stdout, ctx.io.isStdoutTTY, settings.color), columns: ctx.io.columns };
 }
 
-export function stderrOf(ctx: Pick<CliContext, "io">, settings: { color: boolean }): OutStream {
+export function stderrOf(ctx: Pick<CliContext, "io">, settings: { color: ColorMode }): OutStream {
   return outStream(ctx.io.stderr, ctx.io.isStderrTTY, settings.color);
 }
 
-function outStream(sink: TextSink, isTTY: boolean, colorAllowed: boolean): OutStream {
-  return { write: (chunk) => sink.write(chunk), isTTY, color: isTTY && colorAllowed };
+function outStream(sink: TextSink, isTTY: boolean, mode: ColorMode): OutStream {
+  return { write: (chunk) => sink.write(chunk), isTTY, color: mode === "always" || (mode === "auto" && isTTY) };
 }

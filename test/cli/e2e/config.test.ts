@@ -29,7 +29,7 @@ describe("profiles", () => {
   beforeEach(async () => {
     expect((await petstore(["config", "set", "base-url", dead])).code).toBe(0);
     expect((await petstore(["config", "set", "base-url", server.baseUrl, "--env", "staging"])).code).toBe(0);
-    const fromStdin = await petstore(["config", "set", "api-key", "-", "--env", "staging"], { input: `${server.adminKey}\n` });
+    const fromStdin = await petstore(["config", "set", "api-key", "-", "--env", "staging", "--force"], { input: `${server.adminKey}\n` });
     expect(fromStdin).toEqual({ code: 0, stdout: "", stderr: "" });
   });
 

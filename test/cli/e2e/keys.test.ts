@@ -94,6 +94,15 @@ describe("keys revoke is careful", () => {
     expect((await petstore(["pets", "list"], { env: { PETSTORE_API_KEY: created.key } })).code).toBe(0);
   });
 
+  it("on a terminal, a `y` typed before the question shows does not answer it", async () => {
+    const created = JSON.parse((await petstore(["keys", "create", "--plan", "free", "--json"])).stdout) as { id: string; key: string };
+    // stdin holds "y\n" from the start, as if typed while the key list was being fetched.
+    const typedAhead = await petstore(["keys", "revoke", created.id], { tty: "terminal", input: "y\n" });
+    expect(typedAhead).toMatchObject({ code: 2, stdout: "" });
+    expect(typedAhead.stderr).toContain(`Not revoked: ${created.id}.`);
+    expect((await petstore(["pets", "list"], { env: { PETSTORE_API_KEY: created.key } })).code).toBe(0);
+  });
+
   it("refuses to revoke the key it is using without --yes, even on a terminal", async () => {
     // The stored admin key that a first start prints (PETSTORE_ADMIN_KEY's key is not in the list).
     const fresh = await startServeProcess({ adminKey: null });

@@ -1,5 +1,6 @@
 // `petstore pets ...` as a user runs it: the built CLI against the real server.
-import { mkdtemp, stat } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
@@ -69,25 +70,35 @@ describe("pets list", () => {
     ]);
   });
 
-  it("filters by --status and stops at --limit", async () => {
+  it("filters by --status and stops at --limit, saying on stderr that more exist", async () => {
     expect((await petstore(["pets", "list", "--status", "available"])).stdout).toBe(`${[rows[0], rows[3], rows[4]].join("\n")}\n`);
-    expect((await petstore(["pets", "list", "--limit", "2"])).stdout).toBe(`${rows.slice(0, 2).join("\n")}\n`);
+    const limited = await petstore(["pets", "list", "--limit", "2"]);
+    expect(limited.stdout).toBe(`${rows.slice(0, 2).join("\n")}\n`);
+    expect(limited.stderr).toBe("Showing the first 2 pets; more exist: raise --limit, or add --all for every one.\n");
+    expect((await petstore(["pets", "list", "--limit", "5"])).stderr).toBe("");
   });
 
-  it("follows the Link rel=next pages to the last with --all", async () => {
-    const result = await petstore(["pets", "list", "--all", "--limit", "2", "--verbose"]);
+  it("fetches every pet with --all, in pages of 100", async () => {
+    const result = await petstore(["pets", "list", "--all", "--verbose"]);
     expect(result.stdout).toBe(`${rows.join("\n")}\n`);
-    expect(result.stderr.match(/^> GET /gm)).toHaveLength(3);
-    const filtered = await petstore(["pets", "list", "--all", "--limit", "1", "--status", "available"]);
+    expect(result.stderr.match(/^> GET .*\/pets\?limit=100$/gm)).toHaveLength(1);
+    const filtered = await petstore(["pets", "list", "--all", "--status", "available"]);
     expect(filtered.stdout).toBe(`${[rows[0], rows[3], rows[4]].join("\n")}\n`);
   });
+});
 
-  it("shows progress on stderr only when stderr is a TTY", async () => {
-    const tty = await petstore(["pets", "list", "--all", "--limit", "2"], { tty: "stderr" });
-    expect(tty.stdout).toBe(`${rows.join("\n")}\n`);
-    expect(tty.stderr).toContain("Fetched 5 pets (3 pages)…");
-    const piped = await petstore(["pets", "list", "--all", "--limit", "2"]);
-    expect(piped.stderr).toBe("");
+describe("the pager", () => {
+  it("takes a terminal's list output, and never piped output", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "petstore-pager-"));
+    const file = join(dir, "paged.txt");
+    const env = { PETSTORE_PAGER: `cat > '${file}'` };
+    const paged = await petstore(["pets", "list", "--no-color"], { tty: true, env });
+    expect(paged).toMatchObject({ code: 0, stdout: "" });
+    expect((await readFile(file, "utf8")).split("\n")[0]).toMatch(/^ID\s+NAME\s+CATEGORY\s+STATUS$/);
+    await rm(file);
+    expect((await petstore(["pets", "list"], { env })).stdout).toBe(`${rows.join("\n")}\n`);
+    expect((await petstore(["pets", "list", "--no-pager", "--no-color"], { tty: true, env })).stdout).toMatch(/^ID\s+NAME/);
+    expect(existsSync(file)).toBe(false);
   });
 });
 

@@ -7,3 +7,13 @@ for (const name of streams) {
   if (name !== "stdin" && name !== "stdout" && name !== "stderr") throw new Error(`force-tty: no stream ${name}`);
   Object.defineProperty(process[name], "isTTY", { value: true, configurable: true });
 }
+// A pipe has no raw mode; the prompt library switches a terminal's stdin to it, so a forced one
+// gets a stand-in that records the mode and does nothing else.
+if (streams.includes("stdin") && typeof process.stdin.setRawMode !== "function") {
+  let raw = false;
+  Object.defineProperty(process.stdin, "isRaw", { get: () => raw, configurable: true });
+  process.stdin.setRawMode = (mode) => {
+    raw = mode;
+    return process.stdin;
+  };
+}

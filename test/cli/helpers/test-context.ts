@@ -18,8 +18,8 @@ export interface TestContextOptions {
   random?: () => number;
   /** The API the commands talk to; by default one that fails every request (none expected). */
   api?: InMemoryApi;
-  /** The person at the fake terminal: their answers to the questions, in order. */
-  answers?: boolean[];
+  /** The person at the fake terminal: their answers to the questions, in order (undefined cancels). */
+  answers?: (boolean | string | undefined)[];
   /** What the client remembers between runs; pass one store to several runs to share it. */
   state?: StateStore;
 }
@@ -44,6 +44,8 @@ export interface TestContext {
   sleeps: number[];
   /** Every question asked on the fake terminal, in order. */
   questions: string[];
+  /** Each pager started: its command and what it was given (which, as on a terminal, also shows on stdout). */
+  pagers: { command: string; text: string; closed: boolean }[];
 }
 
 export function createTestContext(options: TestContextOptions = {}): TestContext {
@@ -68,24 +70,57 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
   };
   const api = options.api ?? noRequestsExpected();
   const questions: string[] = [];
+  const pagers: TestContext["pagers"] = [];
   const answers = [...(options.answers ?? [])];
+  // Asks like a terminal would: only with one, recording the question, checking the answer.
+  const ask = (question: string, validate?: (value: string) => string | undefined): boolean | string | undefined => {
+    if (!base.io.isStdinTTY || !base.io.isStderrTTY) throw new Error(`asked "${question}" without a terminal`);
+    questions.push(question);
+    if (answers.length === 0) throw new Error(`no answer scripted for "${question}"`);
+    const answer = answers.shift();
+    const problem = typeof answer === "string" ? validate?.(answer) : undefined;
+    if (problem !== undefined) throw new Error(`the scripted answer "${answer}" to "${question}" is refused: ${problem}`);
+    return answer;
+  };
+  const asText = (answer: boolean | string | undefined) => {
+    if (typeof answer === "boolean") throw new Error("a yes/no answer scripted for a text question");
+    return answer;
+  };
   const ctx: CliContext = {
     ...base,
     env,
     http: httpFactory(base, async () => api.transport),
     config: fileConfigStore(configFilePath(env, options.homedir ?? "/nonexistent-home")),
     state: options.state ?? memoryStateStore(),
+    pager(command) {
+      const pager = { command, text: "", closed: false };
+      pagers.push(pager);
+      return {
+        write: (chunk) => {
+          pager.text += chunk;
+          stdout += chunk;
+        },
+        close: async () => {
+          pager.closed = true;
+        },
+      };
+    },
     prompt: {
       async confirm(question) {
-        if (!base.io.isStdinTTY || !base.io.isStderrTTY) throw new Error(`asked "${question}" without a terminal`);
-        questions.push(question);
-        const answer = answers.shift();
-        if (answer === undefined) throw new Error(`no answer scripted for "${question}"`);
+        const answer = ask(question);
+        if (typeof answer !== "boolean") throw new Error(`a text answer scripted for the yes/no question "${question}"`);
+        return answer;
+      },
+      text: async (question, validate) => asText(ask(question, validate)),
+      password: async (question, validate) => asText(ask(`${question} (masked)`, validate)),
+      async select(question, choices) {
+        const answer = asText(ask(`${question} [${choices.map((choice) => choice.value).join("|")}]`));
+        if (answer !== undefined && !choices.some((choice) => choice.value === answer)) throw new Error(`"${answer}" is not a choice`);
         return answer;
       },
     },
   };
-  return { ctx, stdout: () => stdout, stderr: () => stderr, sleeps, questions };
+  return { ctx, stdout: () => stdout, stderr: () => stderr, sleeps, questions, pagers };
 }
 
 function noRequestsExpected(): InMemoryApi {

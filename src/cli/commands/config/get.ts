@@ -1,8 +1,8 @@
 import { Argument, Command } from "commander";
-import { CONFIG_KEYS, profileOf, type ConfigKey } from "../../config-file.js";
+import { CONFIG_KEYS, type ConfigKey } from "../../config-file.js";
 import type { CliContext } from "../../context.js";
 import { withExamples } from "../../internal/help.js";
-import { globalFlagsOf, resolveEnvName } from "../../settings.js";
+import { globalFlagsOf, readProfile, resolveEnvName } from "../../settings.js";
 
 export interface GetOptions {
   /** The profile to read, or undefined for the top level. */
@@ -22,7 +22,7 @@ export function getCommand(ctx: CliContext): Command {
 
 export async function runGet(options: GetOptions, ctx: CliContext): Promise<void> {
   const { envName } = options;
-  const value = profileOf(await ctx.config.read(), envName)?.[CONFIG_KEYS[options.key]];
+  const value = (await readProfile(ctx.config, envName))[CONFIG_KEYS[options.key]];
   if (value === undefined) {
     const where = envName === undefined ? "" : ` for environment ${envName}`;
     throw new Error(`${options.key} is not set${where} in ${ctx.config.path}`);

@@ -2,7 +2,9 @@ import { Command } from "commander";
 import type { CliContext } from "../../context.js";
 import { getCommand } from "./get.js";
 import { listCommand } from "./list.js";
+import { pathCommand } from "./path.js";
 import { setCommand } from "./set.js";
+import { unsetCommand } from "./unset.js";
 
 export function configCommand(ctx: CliContext): Command {
   return new Command("config")
@@ -15,5 +17,7 @@ export function configCommand(ctx: CliContext): Command {
     )
     .addCommand(setCommand(ctx))
     .addCommand(getCommand(ctx))
-    .addCommand(listCommand(ctx));
+    .addCommand(unsetCommand(ctx))
+    .addCommand(listCommand(ctx))
+    .addCommand(pathCommand(ctx));
 }

@@ -1,10 +1,10 @@
 import { Command } from "commander";
-import { CONFIG_KEYS, maskKey, profileOf, type ConfigData, type Profile } from "../../config-file.js";
+import { CONFIG_KEYS, maskKey, type ConfigData, type Profile } from "../../config-file.js";
 import type { CliContext } from "../../context.js";
 import { withExamples } from "../../internal/help.js";
 import { renderJson } from "../../output/json.js";
 import { printOutcome, type Outcome } from "../../output/outcome.js";
-import { globalFlagsOf, resolveEnvName } from "../../settings.js";
+import { globalFlagsOf, readProfile, resolveEnvName } from "../../settings.js";
 
 export interface ConfigListOptions {
   /** Only this profile, or the whole file when undefined. */
@@ -14,6 +14,7 @@ export interface ConfigListOptions {
 
 export function listCommand(ctx: CliContext): Command {
   const command = new Command("list")
+    .alias("ls")
     .description("Print the config file's values as key=value lines (`<env>.key` for profiles), API keys masked")
     .action(async (_flags: unknown, self: Command) => {
       const flags = globalFlagsOf(self);
@@ -26,7 +27,8 @@ export function listCommand(ctx: CliContext): Command {
 export async function runConfigList(options: ConfigListOptions, ctx: CliContext): Promise<Outcome> {
   const { envName } = options;
   const data = await ctx.config.read();
-  const shown: ConfigData = envName === undefined ? masked(data) : masked(profileOf(data, envName) ?? {});
+  // An unknown --env is the same usage error (exit 2) as in every other command.
+  const shown: ConfigData = envName === undefined ? masked(data) : masked(await readProfile(ctx.config, envName));
   if (options.json) {
     ctx.io.stdout.write(renderJson(shown));
     return { kind: "done" };

@@ -1,8 +1,9 @@
 import { Argument, Command } from "commander";
 import { parseHttpUrl } from "../../../support/http-url.js";
-import { CONFIG_KEYS, withValue, type ConfigKey } from "../../config-file.js";
+import { API_KEY_SHAPE, CONFIG_KEYS, withValue, type ConfigKey } from "../../config-file.js";
 import type { CliContext } from "../../context.js";
 import { UsageError } from "../../errors.js";
+import { askForMissing, canAsk, validatorOf } from "../../internal/ask.js";
 import { withExamples } from "../../internal/help.js";
 import { printOutcome, type Outcome } from "../../output/outcome.js";
 import { globalFlagsOf, resolveEnvName } from "../../settings.js";
@@ -11,30 +12,56 @@ export interface SetOptions {
   /** The profile to write into, or undefined for the top level. */
   envName: string | undefined;
   key: ConfigKey;
-  /** The value, or "-" to read it from stdin (keeps an API key out of shell history). */
-  value: string;
+  /** The value, "-" to read it from stdin (keeps an API key out of shell history), or undefined to ask on the terminal. */
+  value: string | undefined;
+  /** --force: store an api-key of another shape (an operator's PETSTORE_ADMIN_KEY may be any 24 characters). */
+  force?: boolean;
 }
 
 export function setCommand(ctx: CliContext): Command {
   const command = new Command("set")
     .description("Set a value in the config file (file mode 0600); with --env, in that environment's profile")
     .addArgument(new Argument("<key>", "what to set").choices(Object.keys(CONFIG_KEYS)))
-    .argument("<value>", 'the value, or "-" to read it from stdin')
-    .action(async (key: string, value: string, _flags: unknown, self: Command) => {
+    .argument("[value]", 'the value, or "-" to read it from stdin; left out on a terminal, it is asked for (an API key masked)')
+    .option("--force", "store an api-key not shaped like the keys `keys create` makes (an operator's PETSTORE_ADMIN_KEY)")
+    .action(async (key: string, value: string | undefined, own: { force?: boolean }, self: Command) => {
       const flags = globalFlagsOf(self);
-      const outcome = await runSet({ envName: resolveEnvName(flags, ctx), key: key as ConfigKey, value }, ctx);
+      const outcome = await runSet({ envName: resolveEnvName(flags, ctx), key: key as ConfigKey, value, force: own.force === true }, ctx);
       printOutcome(outcome, ctx, { json: flags.json === true });
     });
   return withExamples(
     command,
     "petstore config set base-url https://staging.example.com/v1 --env staging",
+    "petstore config set api-key --env staging       # asks for it, masked",
     "petstore config set api-key - --env staging < staging-key.txt",
     "pbpaste | petstore config set api-key -",
   );
 }
 
 export async function runSet(options: SetOptions, ctx: CliContext): Promise<Outcome> {
-  const value = options.value === "-" ? await readValue(ctx) : options.value;
+  const value = await valueOf(options, ctx);
+  checkValue(options, value);
+  const { envName } = options;
+  await ctx.config.write(withValue(await ctx.config.read(), envName, options.key, value));
+  const where = envName === undefined ? "" : ` for environment ${envName}`;
+  return { kind: "changed", message: `Set ${options.key}${where} in ${ctx.config.path}.` };
+}
+
+/** The value typed, read from stdin, or (on a terminal) asked for: a key masked, on one line. */
+async function valueOf(options: SetOptions, ctx: CliContext): Promise<string> {
+  if (options.value !== undefined && (options.value !== "-" || !canAsk(ctx))) {
+    return options.value === "-" ? (await ctx.io.readStdin()).trim() : options.value;
+  }
+  const where = options.envName === undefined ? "" : ` for ${options.envName}`;
+  return askForMissing(ctx, {
+    flag: "<value>",
+    question: options.key === "api-key" ? `API key${where}?` : `Base URL${where}?`,
+    secret: options.key === "api-key",
+    validate: validatorOf((value) => checkValue(options, value)),
+  });
+}
+
+function checkValue(options: SetOptions, value: string): void {
   if (value === "") throw new UsageError(`the value for ${options.key} is empty`);
   if (options.key === "base-url" && !parseHttpUrl(value)) {
     throw new UsageError(`base-url must be an http or https URL, got "${value}"`);
@@ -42,13 +69,11 @@ export async function runSet(options: SetOptions, ctx: CliContext): Promise<Outc
   if (options.key === "deprecation-notices" && value !== "on" && value !== "off") {
     throw new UsageError(`deprecation-notices must be on or off, got "${value}"`);
   }
-  const { envName } = options;
-  await ctx.config.write(withValue(await ctx.config.read(), envName, options.key, value));
-  const where = envName === undefined ? "" : ` for environment ${envName}`;
-  return { kind: "changed", message: `Set ${options.key}${where} in ${ctx.config.path}.` };
-}
-
-async function readValue(ctx: CliContext): Promise<string> {
-  if (ctx.io.isStdinTTY && ctx.io.isStderrTTY) ctx.io.stderr.write("Paste the value, then press Enter and Ctrl-D:\n");
-  return (await ctx.io.readStdin()).trim();
+  // Not repeated in the message: it may be a secret pasted into the wrong place.
+  if (options.key === "api-key" && options.force !== true && !API_KEY_SHAPE.test(value)) {
+    throw new UsageError(
+      "api-key must be an API key as `keys create` prints it: ps_ and 40 letters and digits " +
+        "(an operator's PETSTORE_ADMIN_KEY of another shape: add --force)",
+    );
+  }
 }

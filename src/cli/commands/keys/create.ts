@@ -2,12 +2,13 @@ import { Command, Option } from "commander";
 import { KEY_NAME_MAX_LENGTH, PLANS, type CreatedKey, type NewKey, type Plan } from "../../../contract/values.js";
 import { withClient, type CliContext } from "../../context.js";
 import { UsageError } from "../../errors.js";
+import { askForMissing } from "../../internal/ask.js";
 import { integerFlag, textFlag } from "../../internal/flags.js";
 import { withExamples } from "../../internal/help.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
 
 interface CreateFlags {
-  plan: Plan;
+  plan?: Plan;
   name?: string;
   perMinute?: string;
   perDay?: string;
@@ -21,7 +22,7 @@ export interface CreateOptions {
 export function createCommand(ctx: CliContext): Command {
   const command = new Command("create")
     .description("Create an API key (admin key needed) and print its secret, which is shown only once")
-    .addOption(new Option("--plan <plan>", "the plan, which sets the rate limits").choices(PLANS).makeOptionMandatory())
+    .addOption(new Option("--plan <plan>", "the plan, which sets the rate limits; chosen from a list on a terminal").choices(PLANS))
     .option("--name <name>", `a label for the key (at most ${KEY_NAME_MAX_LENGTH} characters)`)
     .option("--per-minute <n>", "requests per minute (enterprise only, with --per-day)")
     .option("--per-day <n>", "requests per day (enterprise only, with --per-minute)")
@@ -31,8 +32,9 @@ export function createCommand(ctx: CliContext): Command {
         "the summary and the warning that the secret is not shown again go to stderr.",
     )
     .action(async (flags: CreateFlags, self: Command) => {
-      const key = newKeyOf(flags);
+      if (flags.plan !== undefined) newKeyOf(flags, flags.plan);
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
+      const key = newKeyOf(flags, flags.plan ?? (await askPlan(ctx)));
       await runCreate({ settings, key }, ctx);
     });
   return withExamples(
@@ -51,9 +53,14 @@ export async function runCreate(options: CreateOptions, ctx: CliContext): Promis
   printCreatedKey(response.body, stdoutOf(ctx, settings), stderrOf(ctx, settings), { json: settings.json });
 }
 
+async function askPlan(ctx: CliContext): Promise<Plan> {
+  const choices = PLANS.map((plan) => ({ value: plan, label: plan, hint: plan === "enterprise" ? "needs --per-minute and --per-day" : undefined }));
+  const answer = await askForMissing(ctx, { flag: "--plan <plan>", question: "Plan of the new key?", choices });
+  return answer as Plan;
+}
+
 /** Checks the flags as the server would, so a mistake costs no request: custom limits are enterprise-only. */
-function newKeyOf(flags: CreateFlags): NewKey {
-  const { plan } = flags;
+function newKeyOf(flags: CreateFlags, plan: Plan): NewKey {
   const key: NewKey = { plan };
   const name = textFlag("--name", flags.name, KEY_NAME_MAX_LENGTH);
   if (name !== undefined) key.name = name;

@@ -11,6 +11,7 @@ export interface KeysListOptions {
 
 export function listCommand(ctx: CliContext): Command {
   const command = new Command("list")
+    .alias("ls")
     .description("List API keys, never their secrets (admin key needed)")
     .action(async (_flags: unknown, self: Command) => {
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
@@ -25,9 +26,10 @@ export function listCommand(ctx: CliContext): Command {
 
 export async function runKeysList(options: KeysListOptions, ctx: CliContext): Promise<Outcome> {
   const { printKeys } = await import("../../output/keys.js");
-  const { stdoutOf } = await import("../../output/stream.js");
+  const { printPaged } = await import("../../output/pager.js");
   const response = await withClient(ctx, options.settings, (api) => api.request<KeyView[]>("GET", "/keys"));
   if (!Array.isArray(response.body)) throw new Error(`expected a JSON array of keys from ${response.url}`);
-  printKeys(response.body, stdoutOf(ctx, options.settings), { json: options.settings.json });
-  return response.body.length === 0 ? { kind: "no-results", message: "No keys found." } : { kind: "done" };
+  const keys = response.body;
+  await printPaged(ctx, options.settings, (stdout) => printKeys(keys, stdout, { json: options.settings.json, timeZone: ctx.timeZone }));
+  return keys.length === 0 ? { kind: "no-results", message: "No keys found." } : { kind: "done" };
 }

@@ -16,6 +16,7 @@ export interface RevokeOptions {
 
 export function revokeCommand(ctx: CliContext): Command {
   const command = new Command("revoke")
+    .alias("rm")
     .description("Revoke an API key by id (admin key needed); it stops working at once. Asks first on a terminal")
     .argument("<id>", "the key's id, as `keys list` shows it")
     .option("-y, --yes", "revoke without asking (required when not on a terminal, and to revoke the key in use)")

@@ -1,13 +1,14 @@
 import { Command, Option } from "commander";
 import { PET_NAME_MAX_LENGTH, PET_STATUSES, type NewPet, type Pet, type PetStatus } from "../../../contract/values.js";
 import { withClient, type CliContext } from "../../context.js";
+import { askForMissing, validatorOf } from "../../internal/ask.js";
 import { idValue, textFlag } from "../../internal/flags.js";
 import { withExamples } from "../../internal/help.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
 
 interface AddFlags {
-  name: string;
-  category: string;
+  name?: string;
+  category?: string;
   status?: PetStatus;
 }
 
@@ -18,17 +19,18 @@ export interface AddOptions {
 
 export function addCommand(ctx: CliContext): Command {
   const command = new Command("add")
+    .alias("create")
     .description("Add a pet and print it (--json: the Pet object)")
-    .requiredOption("--name <name>", `the pet's name (at most ${PET_NAME_MAX_LENGTH} characters)`)
-    .requiredOption("--category <id>", "the category id, a positive integer")
+    .option("--name <name>", `the pet's name (at most ${PET_NAME_MAX_LENGTH} characters); asked for on a terminal`)
+    .option("--category <id>", "the category id, a positive integer; asked for on a terminal")
     .addOption(new Option("--status <status>", "the status (the server's default when omitted)").choices(PET_STATUSES))
     .action(async (flags: AddFlags, self: Command) => {
-      const pet: NewPet = {
-        name: textFlag("--name", flags.name, PET_NAME_MAX_LENGTH) as string,
-        categoryId: idValue("--category", flags.category),
-      };
-      if (flags.status !== undefined) pet.status = flags.status;
+      // Flags given are checked before anything is asked: a typo costs no typing.
+      textFlag("--name", flags.name, PET_NAME_MAX_LENGTH);
+      if (flags.category !== undefined) idValue("--category", flags.category);
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
+      const pet: NewPet = { name: await nameOf(flags, ctx), categoryId: idValue("--category", await categoryOf(flags, ctx)) };
+      if (flags.status !== undefined) pet.status = flags.status;
       await runAdd({ settings, pet }, ctx);
     });
   return withExamples(
@@ -36,6 +38,18 @@ export function addCommand(ctx: CliContext): Command {
     "petstore pets add --name Rex --category 1",
     "petstore pets add --name Tom --category 2 --status pending --json",
   );
+}
+
+async function nameOf(flags: AddFlags, ctx: CliContext): Promise<string> {
+  if (flags.name !== undefined) return flags.name;
+  const check = (value: string) => textFlag("The name", value, PET_NAME_MAX_LENGTH);
+  return askForMissing(ctx, { flag: "--name <name>", question: "Name of the pet?", validate: validatorOf(check) });
+}
+
+async function categoryOf(flags: AddFlags, ctx: CliContext): Promise<string> {
+  if (flags.category !== undefined) return flags.category;
+  const check = (value: string) => idValue("The category", value);
+  return askForMissing(ctx, { flag: "--category <id>", question: "Category id?", validate: validatorOf(check) });
 }
 
 export async function runAdd(options: AddOptions, ctx: CliContext): Promise<void> {

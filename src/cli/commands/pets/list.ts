@@ -1,7 +1,8 @@
 import { Command, Option } from "commander";
-import { LIST_LIMIT_MAX, LIST_LIMIT_MIN, PET_STATUSES, type Pet, type PetStatus } from "../../../contract/values.js";
+import { LIST_LIMIT_MAX, PET_STATUSES, type Pet, type PetStatus } from "../../../contract/values.js";
 import { withClient, type CliContext } from "../../context.js";
 import type { ApiClient, ApiResponse } from "../../http.js";
+import { UsageError } from "../../errors.js";
 import { integerFlag } from "../../internal/flags.js";
 import { withExamples } from "../../internal/help.js";
 import { linkWithRel } from "../../internal/link-header.js";
@@ -15,28 +16,33 @@ interface ListFlags {
   all?: boolean;
 }
 
+/** How many pets `pets list` prints without --limit or --all (gh's default). */
+export const DEFAULT_LIST_LIMIT = 30;
+
 export interface ListOptions {
   settings: Settings;
   status?: PetStatus;
-  /** Page size; the server's default (20) when absent, or 100 with --all. */
-  limit?: number;
-  all: boolean;
+  /** How many pets are wanted, fetched in pages of up to 100; every pet when undefined (--all). */
+  limit: number | undefined;
 }
 
 export function listCommand(ctx: CliContext): Command {
   const command = new Command("list")
+    .alias("ls")
     .description("List pets: a table on a terminal, tab-separated lines when piped, JSON with --json")
     .addOption(new Option("--status <status>", "only pets with this status").choices(PET_STATUSES))
-    .option("--limit <n>", `pets per page, ${LIST_LIMIT_MIN} to ${LIST_LIMIT_MAX} (server default 20; 100 with --all)`)
-    .option("--all", 'follow Link: rel="next" to the last page')
+    .option("-L, --limit <n>", `how many pets to print (default ${DEFAULT_LIST_LIMIT}), fetched ${LIST_LIMIT_MAX} a page`)
+    .option("--all", "every pet, however many pages that takes")
     .action(async (flags: ListFlags, self: Command) => {
-      const limit = integerFlag("--limit", flags.limit, undefined, LIST_LIMIT_MIN, LIST_LIMIT_MAX);
+      if (flags.all === true && flags.limit !== undefined) throw new UsageError("--all and --limit say different things: give one");
+      const limit = flags.all === true ? undefined : integerFlag("--limit", flags.limit, DEFAULT_LIST_LIMIT, 1, Number.MAX_SAFE_INTEGER);
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
-      printOutcome(await runList({ settings, status: flags.status, limit, all: flags.all === true }, ctx), ctx, settings);
+      printOutcome(await runList({ settings, status: flags.status, limit }, ctx), ctx, settings);
     });
   return withExamples(
     command,
     "petstore pets list --status available",
+    "petstore pets list --limit 250",
     "petstore pets list --all --json > pets.json",
     "petstore pets list --all | cut -f2        # names only",
   );
@@ -45,36 +51,51 @@ export function listCommand(ctx: CliContext): Command {
 export async function runList(options: ListOptions, ctx: CliContext): Promise<Outcome> {
   const { printPets } = await import("../../output/pets.js");
   const { createProgress } = await import("../../output/progress.js");
-  const { stderrOf, stdoutOf } = await import("../../output/stream.js");
+  const { stderrOf } = await import("../../output/stream.js");
+  const { printPaged } = await import("../../output/pager.js");
   const progress = createProgress(stderrOf(ctx, options.settings));
   const { pets, more } = await withClient(ctx, options.settings, (api) => fetchPets(api, options, progress)).finally(() =>
     progress.done(),
   );
-  printPets(pets, stdoutOf(ctx, options.settings), { json: options.settings.json });
+  await printPaged(ctx, options.settings, (stdout) => printPets(pets, stdout, { json: options.settings.json }));
   if (pets.length === 0) return { kind: "no-results", message: "No pets found." };
-  if (more) return { kind: "partial", message: `Showing ${count(pets.length, "pet")}; more follow: add --all to fetch every page.` };
+  if (more) return { kind: "partial", message: `Showing the first ${count(pets.length, "pet")}; more exist: raise --limit, or add --all for every one.` };
   return { kind: "done" };
 }
 
+/**
+ * Up to `limit` pets (all with undefined), following Link: rel="next" with pages of at most 100,
+ * the last page asking only for what is still wanted; `more` says whether the server had more.
+ */
 async function fetchPets(api: ApiClient, options: ListOptions, progress: Progress): Promise<{ pets: Pet[]; more: boolean }> {
-  const limit = options.limit ?? (options.all ? LIST_LIMIT_MAX : undefined);
+  const wanted = options.limit ?? Number.POSITIVE_INFINITY;
   const pets: Pet[] = [];
   const seen = new Set<string>();
   let target: string | undefined = "/pets";
-  let query: Record<string, string | number | undefined> | undefined = { status: options.status, limit };
+  let query: Record<string, string | number | undefined> | undefined = { status: options.status, limit: pageSize(wanted) };
   for (let page = 1; target !== undefined; page++) {
     const response: ApiResponse<unknown> = await api.request("GET", target, { query });
     pets.push(...expectArray<Pet>(response.body, response.url));
     const next = linkWithRel(response.headers.link, "next", response.url);
-    if (!options.all) return { pets, more: next !== undefined };
-    progress.update(`Fetched ${count(pets.length, "pet")} (${count(page, "page")})…`);
+    if (pets.length >= wanted) return { pets: pets.slice(0, wanted), more: next !== undefined || pets.length > wanted };
+    if (page > 1 || next !== undefined) progress.update(`Fetched ${count(pets.length, "pet")} (${count(page, "page")})…`);
     if (next !== undefined && seen.has(next)) throw new Error(`the server's next link repeats a page: ${next}`);
     if (next !== undefined) seen.add(next);
-    // The next link already carries status, limit and the cursor.
-    target = next;
+    // The next link carries status and the cursor; only the page size may need to shrink.
+    target = next === undefined ? undefined : withLimit(next, pageSize(wanted - pets.length));
     query = undefined;
   }
   return { pets, more: false };
+}
+
+function pageSize(remaining: number): number {
+  return Math.min(LIST_LIMIT_MAX, remaining);
+}
+
+function withLimit(link: string, limit: number): string {
+  const url = new URL(link);
+  url.searchParams.set("limit", String(limit));
+  return url.href;
 }
 
 function count(n: number, noun: string): string {
