@@ -52,9 +52,9 @@ export async function getPet(event: H3Event, pets: PetStore): Promise<Pet> {
   const raw = event.context.params?.petId ?? "";
   const id = parsePositiveInteger(raw);
   if (id === undefined) throw invalidParameter("petId", `must be a positive integer, got "${safeEcho(raw)}"`);
-  const pet = await pets.get(id);
-  if (!pet) throw notFound(`no pet with id ${id}`);
-  return pet;
+  const stored = await pets.get(id);
+  if (!stored) throw notFound(`no pet with id ${id}`);
+  return stored.pet;
 }
 
 function parseLimit(raw: string | undefined): number {
