@@ -35,7 +35,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, ErrorCodeDoc>> = {
   invalid_parameter: { status: 400, meaning: "A query or path parameter is unknown, repeated or invalid; the message names it." },
   invalid_json: { status: 400, meaning: "The body is empty, not valid UTF-8 or not valid JSON." },
   invalid_body: { status: 400, meaning: "The JSON body breaks the schema; the message names the field and the rule." },
-  unsupported_media_type: { status: 415, meaning: "The body is not sent as application/json." },
+  unsupported_media_type: { status: 415, meaning: "The body is not sent as application/json (or, for PATCH, application/merge-patch+json)." },
   payload_too_large: { status: 413, meaning: `The body is larger than ${kibibytes(MAX_BODY_BYTES)}.` },
   unauthorized: { status: 401, meaning: "The API key is missing, malformed, unknown or revoked." },
   forbidden: { status: 403, meaning: "The key is valid but the operation needs an admin key." },

@@ -24,6 +24,8 @@ export type HeaderName = FixedHeaderName | MarkHeaderName;
 export type ErrorResponseName =
   | "InvalidParameter"
   | "InvalidBody"
+  /** One 400 for an operation with both a path parameter and a body. */
+  | "InvalidParameterOrBody"
   | "Unauthorized"
   | "Forbidden"
   | "NotFound"

@@ -13,7 +13,7 @@ import {
 import type { ErrorResponseName, HeaderName } from "./response-names.js";
 
 export type JsonSchema = Record<string, unknown>;
-export type Method = "GET" | "POST" | "DELETE";
+export type Method = "GET" | "POST" | "PATCH" | "DELETE";
 
 /** The value of `X-API-Stability` on every answer of a beta operation. */
 export const BETA_MARKER = "beta";
@@ -71,13 +71,19 @@ export interface RouteEntry {
   unlimited?: boolean;
   stability: "stable" | "beta";
   deprecated?: Deprecation;
-  request?: { body?: string; parameters?: Parameter[] };
+  /** `body` names a component schema, sent as one of `mediaTypes` (application/json when absent). */
+  request?: { body?: string; mediaTypes?: readonly string[]; parameters?: Parameter[] };
   /** Absent: not an API operation, not in the document. */
   doc?: OperationDoc;
 }
 
 const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 const query = (name: string, description: string, schema: JsonSchema): Parameter => ({ name, in: "query", description, schema });
+
+const PET_ID: Parameter = { name: "petId", in: "path", description: "The pet's id.", schema: { type: "integer", format: "int64", minimum: 1 } };
+
+/** What updatePet accepts: RFC 7396's own media type, and plain JSON for clients that only know that. */
+export const MERGE_PATCH_MEDIA_TYPES = ["application/merge-patch+json", "application/json"] as const;
 
 export const ROUTES = [
   {
@@ -104,13 +110,15 @@ export const ROUTES = [
           default: LIST_LIMIT_DEFAULT,
         }),
         query("status", "Only pets with this status.", schemaRef("PetStatus")),
+        query("categoryId", "Only pets of this category; combines with status.", { type: "integer", format: "int64", minimum: 1 }),
         query("cursor", "Opaque: take it from the `Link` of the previous page.", { type: "string" }),
       ],
     },
     doc: {
       tag: "pets",
       summary: "List pets, a page at a time",
-      description: "Pets ordered by id. When more follow, `Link` carries the URL of the next page.",
+      description:
+        "Pets ordered by id, filtered by status and/or category. When more follow, `Link` carries the URL of the next page, with the same filters.",
       success: { status: 200, description: "A page of pets.", schema: schemaRef("Pets"), headers: ["Link-Next"] },
       errors: ["InvalidParameter"],
     },
@@ -141,15 +149,43 @@ export const ROUTES = [
       successor: "/pets",
       successorText: "GET /pets with the status filter",
     },
-    request: {
-      parameters: [
-        { name: "petId", in: "path", description: "The pet's id.", schema: { type: "integer", format: "int64", minimum: 1 } },
-      ],
-    },
+    request: { parameters: [PET_ID] },
     doc: {
       tag: "pets",
       summary: "Get a pet by id (deprecated)",
       success: { status: 200, description: "The pet.", schema: schemaRef("Pet") },
+      errors: ["InvalidParameter", "NotFound"],
+    },
+  },
+  {
+    operationId: "updatePet",
+    method: "PATCH",
+    path: "/pets/{petId}",
+    access: "key",
+    stability: "stable",
+    request: { body: "PetPatch", mediaTypes: MERGE_PATCH_MEDIA_TYPES, parameters: [PET_ID] },
+    doc: {
+      tag: "pets",
+      summary: "Change a pet (JSON Merge Patch)",
+      description:
+        "RFC 7396: the fields sent replace the pet's, the others stay. Any status may change to any other. " +
+        "A patch that changes nothing is refused (400 invalid_body).",
+      success: { status: 200, description: "The whole pet, as updated.", schema: schemaRef("Pet") },
+      errors: ["InvalidParameter", "NotFound"],
+    },
+  },
+  {
+    operationId: "deletePet",
+    method: "DELETE",
+    path: "/pets/{petId}",
+    access: "key",
+    stability: "stable",
+    request: { parameters: [PET_ID] },
+    doc: {
+      tag: "pets",
+      summary: "Delete a pet",
+      description: "The pet is gone from every listing and from GET; its id is never given to another pet.",
+      success: { status: 204, description: "Deleted." },
       errors: ["InvalidParameter", "NotFound"],
     },
   },
@@ -273,9 +309,12 @@ export function allowedMethods(methods: readonly string[]): string[] {
  * guard add (401 without a valid key, 403 without an admin key, 429, and 500 and 503 anywhere).
  */
 export function answers(route: RouteEntry): ErrorResponseName[] {
+  const own = route.doc?.errors ?? [];
+  // A document has one response per status: a 400 that can be either is described as one.
+  const bodyAnd400 = route.request?.body && own.includes("InvalidParameter");
   return [
-    ...(route.doc?.errors ?? []),
-    ...(route.request?.body ? (["InvalidBody", "PayloadTooLarge", "UnsupportedMediaType"] as const) : []),
+    ...(bodyAnd400 ? own.map((name) => (name === "InvalidParameter" ? "InvalidParameterOrBody" : name)) : own),
+    ...(route.request?.body ? ([...(bodyAnd400 ? [] : ["InvalidBody" as const]), "PayloadTooLarge", "UnsupportedMediaType"] as const) : []),
     ...(route.access === "admin" ? (["Forbidden"] as const) : []),
     ...(route.access === "public" ? [] : (["Unauthorized"] as const)),
     "TooManyRequests",

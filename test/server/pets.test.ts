@@ -109,6 +109,82 @@ describe("GET /v1/pets/{petId} (deprecated)", () => {
   });
 });
 
+describe("PATCH /v1/pets/{petId}", () => {
+  const patch = (id: number, body: unknown, contentType = "application/merge-patch+json") =>
+    server.api(`/pets/${id}`, { method: "PATCH", headers: { "content-type": contentType }, body: JSON.stringify(body) });
+
+  it("changes only the fields sent and answers 200 with the whole pet, without deprecation marks", async () => {
+    const pet = await json(await createPet({ name: "Tom", categoryId: 4 }));
+    const response = await patch(pet.id, { status: "sold" });
+    expect(response.status).toBe(200);
+    expect(await json(response)).toEqual({ id: pet.id, name: "Tom", categoryId: 4, status: "sold" });
+    expect(response.headers.get("deprecation")).toBeNull();
+    expect(response.headers.get("sunset")).toBeNull();
+    expectRateLimitHeaders(response);
+    const again = await patch(pet.id, { name: "Tim", categoryId: 5, status: "available" }, "application/json; charset=utf-8");
+    expect(await json(again)).toEqual({ id: pet.id, name: "Tim", categoryId: 5, status: "available" });
+    expect(await json(await server.api(`/pets/${pet.id}`))).toEqual({ id: pet.id, name: "Tim", categoryId: 5, status: "available" });
+  });
+
+  it("moves the pet between status listings at once", async () => {
+    const pet = await json(await createPet({ name: "Ida", categoryId: 77 }));
+    await patch(pet.id, { status: "sold" });
+    expect(await json(await server.api("/pets?categoryId=77&status=sold"))).toEqual([{ ...pet, status: "sold" }]);
+    expect(await json(await server.api("/pets?categoryId=77&status=available"))).toEqual([]);
+  });
+
+  it.each([
+    [{}, /^invalid body: nothing to update: send at least one of name, categoryId, status$/],
+    [{ id: 5 }, /unknown field "id" \(the service assigns it\)/],
+    [{ name: "a", colour: "red" }, /unknown field "colour"/],
+    [{ name: null }, /^invalid body: name: cannot be null/],
+    [{ categoryId: null }, /^invalid body: categoryId: cannot be null/],
+    [{ status: null }, /^invalid body: status: cannot be null/],
+    [{ name: "" }, /name: must not be empty/],
+    [{ categoryId: 0 }, /categoryId: must be at least 1/],
+    [{ status: "lost" }, /status: must be one of available, pending, sold/],
+    [["name"], /the body must be a JSON object/],
+    ["Rex", /the body must be a JSON object/],
+  ])("refuses %j with 400 invalid_body and changes nothing", async (body, message) => {
+    const pet = await json(await createPet({ name: "Zed", categoryId: 1 }));
+    expect(await expectError(await patch(pet.id, body), 400, "invalid_body")).toMatch(message);
+    expect(await json(await server.api(`/pets/${pet.id}`))).toEqual(pet);
+  });
+
+  it("refuses a patch that changes nothing with 400 nothing to update", async () => {
+    const pet = await json(await createPet({ name: "Same", categoryId: 1 }));
+    const message = await expectError(await patch(pet.id, { name: "Same", status: "available" }), 400, "invalid_body");
+    expect(message).toBe("invalid body: nothing to update: every field sent already has that value");
+  });
+
+  it("answers 404 for an unknown pet, 400 for a bad id, 415 for another media type", async () => {
+    expect(await expectError(await patch(999999, { name: "x" }), 404, "not_found")).toBe("no pet with id 999999");
+    expect(await expectError(await patch(0, { name: "x" }), 400, "invalid_parameter")).toMatch(/^petId/);
+    const message = await expectError(await patch(1, { name: "x" }, "text/plain"), 415, "unsupported_media_type");
+    expect(message).toBe('Content-Type must be application/merge-patch+json or application/json, got "text/plain"');
+  });
+});
+
+describe("DELETE /v1/pets/{petId}", () => {
+  it("answers 204, then the pet is gone from get and listings; a second delete is 404; its id is not reused", async () => {
+    const pet = await json(await createPet({ name: "Gone", categoryId: 88 }));
+    const response = await server.api(`/pets/${pet.id}`, { method: "DELETE" });
+    expect(response.status).toBe(204);
+    expect(await response.text()).toBe("");
+    expect(response.headers.get("deprecation")).toBeNull();
+    expectRateLimitHeaders(response);
+    await expectError(await server.api(`/pets/${pet.id}`), 404, "not_found");
+    expect(await json(await server.api("/pets?categoryId=88"))).toEqual([]);
+    await expectError(await server.api(`/pets/${pet.id}`, { method: "DELETE" }), 404, "not_found");
+    await expectError(await server.api(`/pets/${pet.id}`, { method: "PATCH", json: { name: "back" } }), 404, "not_found");
+    expect((await json(await createPet({ name: "Next", categoryId: 88 }))).id).toBe(pet.id + 1);
+  });
+
+  it("answers 400 for a bad id", async () => {
+    expect(await expectError(await server.api("/pets/abc", { method: "DELETE" }), 400, "invalid_parameter")).toMatch(/^petId/);
+  });
+});
+
 describe("routing errors", () => {
   it("answers an unknown path with 404 not_found", async () => {
     await expectError(await server.api("/nothing-here"), 404, "not_found");
@@ -117,11 +193,17 @@ describe("routing errors", () => {
 
   it.each([
     ["DELETE", "/pets", "GET, HEAD, POST"],
-    ["PUT", "/pets/1", "GET, HEAD"],
+    ["PUT", "/pets/1", "GET, HEAD, PATCH, DELETE"],
     ["GET", "/keys/key_x", "DELETE"],
   ])("answers %s %s with 405 and Allow: %s", async (method, path, allow) => {
     const response = await server.api(path, { method });
     expect(response.headers.get("allow")).toBe(allow);
+    await expectError(response, 405, "method_not_allowed");
+  });
+
+  it("marks a 405 on /pets/{petId} as not deprecated: only getPet is, not the resource", async () => {
+    const response = await server.api("/pets/1", { method: "PUT" });
+    expect(response.headers.get("deprecation")).toBeNull();
     await expectError(response, 405, "method_not_allowed");
   });
 
