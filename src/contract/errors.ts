@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   "forbidden",
   "not_found",
   "method_not_allowed",
+  "precondition_failed",
   "rate_limited",
   "key_banned",
   "storage_unavailable",
@@ -41,6 +42,10 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, ErrorCodeDoc>> = {
   forbidden: { status: 403, meaning: "The key is valid but the operation needs an admin key." },
   not_found: { status: 404, meaning: "No such resource, or no such path." },
   method_not_allowed: { status: 405, meaning: "The path exists but not with this method; Allow lists the methods." },
+  precondition_failed: {
+    status: 412,
+    meaning: "If-Match names no current ETag of the pet: it changed since it was read. Nothing was changed; read it again.",
+  },
   rate_limited: { status: 429, meaning: "A rate-limit window is exhausted; wait Retry-After seconds, back off exponentially." },
   key_banned: { status: 429, meaning: "Too many requests over the limit: the key (or IP) is banned until Retry-After." },
   storage_unavailable: { status: 503, meaning: "The database cannot be written right now; nothing was stored. Retry later." },

@@ -48,6 +48,7 @@ function operation(route: RouteEntry): JsonSchema {
     ...(route.request?.body ? { requestBody: requestBody(route.request.body, route.request.mediaTypes ?? ["application/json"]) } : {}),
     responses: {
       [String(success.status)]: response(success.description, success.schema, [...(success.headers ?? []), ...marks]),
+      ...(success.notModified ? { "304": response("Not modified: If-None-Match names the current ETag. No body.", undefined, ["ETag", ...marks]) } : {}),
       ...errorResponses(answers(route) satisfies ErrorResponseName[], marks),
     },
   };

@@ -11,6 +11,7 @@ export type FixedHeaderName =
   | "RateLimit"
   | "Retry-After"
   | "Location"
+  | "ETag"
   | "Link-Next"
   | "WWW-Authenticate"
   | "Allow";
@@ -30,6 +31,7 @@ export type ErrorResponseName =
   | "Forbidden"
   | "NotFound"
   | "MethodNotAllowed"
+  | "PreconditionFailed"
   | "PayloadTooLarge"
   | "UnsupportedMediaType"
   | "TooManyRequests"

@@ -35,7 +35,7 @@ export interface Deprecation {
 
 export interface Parameter {
   name: string;
-  in: "query" | "path";
+  in: "query" | "path" | "header";
   description: string;
   schema: JsonSchema;
 }
@@ -43,6 +43,8 @@ export interface Parameter {
 export interface SuccessResponse {
   status: 200 | 201 | 204;
   description: string;
+  /** Answers 304 Not Modified (no body, its ETag) to an If-None-Match that names the current ETag. */
+  notModified?: boolean;
   /** The body's schema; none for 204. */
   schema?: JsonSchema;
   headers?: HeaderName[];
@@ -80,6 +82,19 @@ export interface RouteEntry {
 const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 const query = (name: string, description: string, schema: JsonSchema): Parameter => ({ name, in: "query", description, schema });
 
+const IF_NONE_MATCH: Parameter = {
+  name: "If-None-Match",
+  in: "header",
+  description: "ETags of representations you hold: 304 Not Modified, without a body, when one is current.",
+  schema: { type: "string" },
+};
+const IF_MATCH: Parameter = {
+  name: "If-Match",
+  in: "header",
+  description: "The pet's ETag as you last read it: 412 precondition_failed, changing nothing, when the pet has changed since.",
+  schema: { type: "string" },
+};
+
 const PET_ID: Parameter = { name: "petId", in: "path", description: "The pet's id.", schema: { type: "integer", format: "int64", minimum: 1 } };
 
 /** What updatePet accepts: RFC 7396's own media type, and plain JSON for clients that only know that. */
@@ -112,6 +127,7 @@ export const ROUTES = [
         query("status", "Only pets with this status.", schemaRef("PetStatus")),
         query("categoryId", "Only pets of this category; combines with status.", { type: "integer", format: "int64", minimum: 1 }),
         query("cursor", "Opaque: take it from the `Link` of the previous page.", { type: "string" }),
+        IF_NONE_MATCH,
       ],
     },
     doc: {
@@ -119,7 +135,7 @@ export const ROUTES = [
       summary: "List pets, a page at a time",
       description:
         "Pets ordered by id, filtered by status and/or category. When more follow, `Link` carries the URL of the next page, with the same filters.",
-      success: { status: 200, description: "A page of pets.", schema: schemaRef("Pets"), headers: ["Link-Next"] },
+      success: { status: 200, description: "A page of pets.", schema: schemaRef("Pets"), headers: ["Link-Next", "ETag"], notModified: true },
       errors: ["InvalidParameter"],
     },
   },
@@ -134,7 +150,12 @@ export const ROUTES = [
       tag: "pets",
       summary: "Add a pet",
       description: "Answers 201 only once the pet is on disk. A pet sent without `status` is `available`.",
-      success: { status: 201, description: "The pet, with the id the service assigned.", schema: schemaRef("Pet"), headers: ["Location"] },
+      success: {
+        status: 201,
+        description: "The pet, with the id the service assigned.",
+        schema: schemaRef("Pet"),
+        headers: ["Location", "ETag"],
+      },
     },
   },
   {
@@ -149,11 +170,11 @@ export const ROUTES = [
       successor: "/pets",
       successorText: "GET /pets with the status filter",
     },
-    request: { parameters: [PET_ID] },
+    request: { parameters: [PET_ID, IF_NONE_MATCH] },
     doc: {
       tag: "pets",
       summary: "Get a pet by id (deprecated)",
-      success: { status: 200, description: "The pet.", schema: schemaRef("Pet") },
+      success: { status: 200, description: "The pet.", schema: schemaRef("Pet"), headers: ["ETag"], notModified: true },
       errors: ["InvalidParameter", "NotFound"],
     },
   },
@@ -163,15 +184,15 @@ export const ROUTES = [
     path: "/pets/{petId}",
     access: "key",
     stability: "stable",
-    request: { body: "PetPatch", mediaTypes: MERGE_PATCH_MEDIA_TYPES, parameters: [PET_ID] },
+    request: { body: "PetPatch", mediaTypes: MERGE_PATCH_MEDIA_TYPES, parameters: [PET_ID, IF_MATCH] },
     doc: {
       tag: "pets",
       summary: "Change a pet (JSON Merge Patch)",
       description:
         "RFC 7396: the fields sent replace the pet's, the others stay. Any status may change to any other. " +
         "A patch that changes nothing is refused (400 invalid_body).",
-      success: { status: 200, description: "The whole pet, as updated.", schema: schemaRef("Pet") },
-      errors: ["InvalidParameter", "NotFound"],
+      success: { status: 200, description: "The whole pet, as updated.", schema: schemaRef("Pet"), headers: ["ETag"] },
+      errors: ["InvalidParameter", "NotFound", "PreconditionFailed"],
     },
   },
   {
@@ -180,13 +201,13 @@ export const ROUTES = [
     path: "/pets/{petId}",
     access: "key",
     stability: "stable",
-    request: { parameters: [PET_ID] },
+    request: { parameters: [PET_ID, IF_MATCH] },
     doc: {
       tag: "pets",
       summary: "Delete a pet",
       description: "The pet is gone from every listing and from GET; its id is never given to another pet.",
       success: { status: 204, description: "Deleted." },
-      errors: ["InvalidParameter", "NotFound"],
+      errors: ["InvalidParameter", "NotFound", "PreconditionFailed"],
     },
   },
   {
@@ -294,7 +315,8 @@ export function groupByPath(routes: readonly RouteEntry[] = ROUTES): PathRoutes[
 /** The query parameters an operation accepts, e.g. ["limit", "status", "cursor"]: any other is a 400. */
 export function queryParameters(operationId: OperationId): string[] {
   const route: RouteEntry | undefined = ROUTES.find((entry) => entry.operationId === operationId);
-  return (route?.request?.parameters ?? []).filter((parameter) => parameter.in === "query").map((parameter) => parameter.name);
+  const parameters: readonly Parameter[] = route?.request?.parameters ?? [];
+  return parameters.filter((parameter) => parameter.in === "query").map((parameter) => parameter.name);
 }
 
 /** The Allow header for a path's methods: HEAD is served wherever GET is. */

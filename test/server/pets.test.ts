@@ -185,6 +185,86 @@ describe("DELETE /v1/pets/{petId}", () => {
   });
 });
 
+describe("conditional requests", () => {
+  const patch = (id: number, body: unknown, headers: Record<string, string> = {}) =>
+    server.api(`/pets/${id}`, { method: "PATCH", json: body, headers: { "content-type": "application/merge-patch+json", ...headers } });
+
+  it("gives createPet, getPet and PATCH a strong ETag that changes with every update", async () => {
+    const created = await createPet({ name: "Tag", categoryId: 1 });
+    const pet = await json(created);
+    expect(created.headers.get("etag")).toBe(`"pet-${pet.id}-1"`);
+    expect((await server.api(`/pets/${pet.id}`)).headers.get("etag")).toBe(`"pet-${pet.id}-1"`);
+    const patched = await patch(pet.id, { name: "Tag2" });
+    expect(patched.headers.get("etag")).toBe(`"pet-${pet.id}-2"`);
+    await patch(pet.id, { name: "Tag" });
+    expect((await server.api(`/pets/${pet.id}`)).headers.get("etag")).toBe(`"pet-${pet.id}-3"`);
+  });
+
+  it("answers getPet's If-None-Match with 304, no body, its ETag, the rate-limit and deprecation headers", async () => {
+    const pet = await json(await createPet({ name: "Cache", categoryId: 1 }));
+    const etag = `"pet-${pet.id}-1"`;
+    for (const header of [etag, `W/${etag}`, `"other", ${etag}`, "*"]) {
+      const response = await server.api(`/pets/${pet.id}`, { headers: { "if-none-match": header } });
+      expect(response.status).toBe(304);
+      expect(await response.text()).toBe("");
+      expect(response.headers.get("etag")).toBe(etag);
+      expectRateLimitHeaders(response);
+      expectDeprecation(response);
+    }
+    await patch(pet.id, { status: "sold" });
+    const changed = await server.api(`/pets/${pet.id}`, { headers: { "if-none-match": etag } });
+    expect(changed.status).toBe(200);
+    expect(await json(changed)).toEqual({ ...pet, status: "sold" });
+  });
+
+  it("refuses PATCH and DELETE with 412 precondition_failed when If-Match is not current, changing nothing", async () => {
+    const pet = await json(await createPet({ name: "Both", categoryId: 1 }));
+    await patch(pet.id, { name: "First" });
+    const stale = `"pet-${pet.id}-1"`;
+    for (const ifMatch of [stale, `W/"pet-${pet.id}-2"`, `"pet-${pet.id + 1}-2"`, '"garbage"']) {
+      const message = await expectError(await patch(pet.id, { name: "Second" }, { "if-match": ifMatch }), 412, "precondition_failed");
+      expect(message).toBe(`pet ${pet.id} has changed since the ETag in If-Match: nothing was changed; read it again`);
+      await expectError(await server.api(`/pets/${pet.id}`, { method: "DELETE", headers: { "if-match": ifMatch } }), 412, "precondition_failed");
+    }
+    expect(await json(await server.api(`/pets/${pet.id}`))).toEqual({ ...pet, name: "First" });
+    const current = `"pet-${pet.id}-2"`;
+    const updated = await patch(pet.id, { name: "Second" }, { "if-match": `${stale}, ${current}` });
+    expect(updated.status).toBe(200);
+    expect(updated.headers.get("etag")).toBe(`"pet-${pet.id}-3"`);
+    const deleted = await server.api(`/pets/${pet.id}`, { method: "DELETE", headers: { "if-match": "*" } });
+    expect(deleted.status).toBe(204);
+    await expectError(await server.api(`/pets/${pet.id}`, { method: "DELETE", headers: { "if-match": "*" } }), 404, "not_found");
+  });
+
+  it("of two editors holding the same ETag, the second gets 412", async () => {
+    const pet = await json(await createPet({ name: "Race", categoryId: 1 }));
+    const etag = `"pet-${pet.id}-1"`;
+    const answers = await Promise.all([
+      patch(pet.id, { name: "Alice" }, { "if-match": etag }),
+      patch(pet.id, { name: "Bob" }, { "if-match": etag }),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 412]);
+    await Promise.all(answers.map((answer) => answer.text()));
+  });
+
+  it("gives a page an ETag; If-None-Match answers 304 until the page changes", async () => {
+    const pet = await json(await createPet({ name: "Page", categoryId: 4242 }));
+    const first = await server.api("/pets?categoryId=4242");
+    const etag = first.headers.get("etag") ?? "";
+    expect(etag).toMatch(/^"page-[\w-]{32}"$/);
+    const again = await server.api("/pets?categoryId=4242", { headers: { "if-none-match": etag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    expect(again.headers.get("etag")).toBe(etag);
+    expectRateLimitHeaders(again);
+    await patch(pet.id, { status: "pending" });
+    const changed = await server.api("/pets?categoryId=4242", { headers: { "if-none-match": etag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("etag")).not.toBe(etag);
+    expect(await json(changed)).toEqual([{ ...pet, status: "pending" }]);
+  });
+});
+
 describe("routing errors", () => {
   it("answers an unknown path with 404 not_found", async () => {
     await expectError(await server.api("/nothing-here"), 404, "not_found");

@@ -12,16 +12,20 @@ import {
 } from "../../contract/constants.js";
 import { MERGE_PATCH_MEDIA_TYPES, queryParameters } from "../../contract/routes.js";
 import type { Pet } from "../../contract/schemas.js";
-import type { PetPatch, PetStore } from "../../store/pet-store.js";
-import { invalidBody, invalidParameter, notFound } from "../errors.js";
+import type { ChangeOptions, PetPatch, PetStore } from "../../store/pet-store.js";
+import { ApiHttpError, invalidBody, invalidParameter, notFound } from "../errors.js";
 import { decodeCursor, encodeCursor } from "../internal/cursor.js";
+import { ifMatchRevisions, noneMatchHits, pageEtag, petEtag } from "../internal/etag.js";
 import { readJsonBody } from "../internal/json-body.js";
 import { parsePositiveInteger, readQuery, safeEcho } from "../internal/query.js";
 
 const LIST_PARAMETERS = queryParameters("listPets") as Array<"limit" | "status" | "categoryId" | "cursor">;
 
-/** listPets: GET /v1/pets, a page ordered by id; `Link: rel="next"` when more follow. */
-export async function listPets(event: H3Event, pets: PetStore): Promise<Pet[]> {
+/**
+ * listPets: GET /v1/pets, a page ordered by id; `Link: rel="next"` when more follow. Its ETag is
+ * a digest of the page, so a poller's If-None-Match gets 304 without a body while nothing changed.
+ */
+export async function listPets(event: H3Event, pets: PetStore): Promise<Pet[] | null> {
   const query = readQuery(event.url, LIST_PARAMETERS);
   const limit = parseLimit(query.limit);
   const status = parseStatus(query.status);
@@ -36,7 +40,8 @@ export async function listPets(event: H3Event, pets: PetStore): Promise<Pet[]> {
     const next = nextPageUrl(event.url, { limit: query.limit, status, categoryId: query.categoryId }, last.id);
     event.res.headers.set("link", `<${next}>; rel="next"`);
   }
-  return page.pets;
+  const etag = pageEtag(JSON.stringify(page.pets), event.res.headers.get("link"));
+  return notModifiedOr(event, etag, page.pets);
 }
 
 /** createPet: POST /v1/pets; 201 only once the pet is on disk. */
@@ -46,36 +51,64 @@ export async function createPet(event: H3Event, pets: PetStore): Promise<Pet> {
   const pet = await pets.create({ ...parsed.data, status: parsed.data.status ?? DEFAULT_PET_STATUS });
   event.res.status = 201;
   event.res.headers.set("location", `${API_PREFIX}/pets/${pet.id}`);
+  event.res.headers.set("etag", petEtag({ pet, revision: 1 }));
   return pet;
 }
 
 /** getPet: GET /v1/pets/{petId} (deprecated; the guard adds Deprecation and Sunset). */
-export async function getPet(event: H3Event, pets: PetStore): Promise<Pet> {
+export async function getPet(event: H3Event, pets: PetStore): Promise<Pet | null> {
   const id = petIdOf(event);
   const stored = await pets.get(id);
   if (!stored) throw notFound(`no pet with id ${id}`);
-  return stored.pet;
+  return notModifiedOr(event, petEtag(stored), stored.pet);
 }
 
 /** updatePet: PATCH /v1/pets/{petId}, a JSON Merge Patch of name, categoryId and status. */
 export async function updatePet(event: H3Event, pets: PetStore): Promise<Pet> {
   const id = petIdOf(event);
   const patch = parsePatch(await readJsonBody(event, MERGE_PATCH_MEDIA_TYPES));
-  const result = await pets.update(id, patch);
+  const result = await pets.update(id, patch, await conditionOf(event, id, pets));
   if (result.outcome === "not_found") throw notFound(`no pet with id ${id}`);
+  if (result.outcome === "precondition_failed") throw preconditionFailed(id);
   if (result.outcome === "unchanged") throw invalidBody("nothing to update: every field sent already has that value");
-  if (result.outcome === "precondition_failed") throw new Error("a precondition failed without one being sent");
+  event.res.headers.set("etag", petEtag(result.stored));
   return result.stored.pet;
 }
 
 /** deletePet: DELETE /v1/pets/{petId}; 204, 404 when unknown or already deleted. */
 export async function deletePet(event: H3Event, pets: PetStore): Promise<null> {
   const id = petIdOf(event);
-  const outcome = await pets.delete(id);
+  const outcome = await pets.delete(id, await conditionOf(event, id, pets));
   if (outcome === "not_found") throw notFound(`no pet with id ${id}`);
+  if (outcome === "precondition_failed") throw preconditionFailed(id);
   event.res.status = 204;
   return null;
 }
+
+/** The body with its ETag, or 304 without one when If-None-Match names that ETag. */
+function notModifiedOr<T>(event: H3Event, etag: string, body: T): T | null {
+  event.res.headers.set("etag", etag);
+  if (!noneMatchHits(event.req.headers.get("if-none-match"), etag)) return body;
+  event.res.status = 304;
+  event.res.headers.delete("link");
+  return null;
+}
+
+/**
+ * If-Match as a revision the store checks in the same step as the change. Several tags are
+ * narrowed to the current revision when it is among them; the store still checks it, so a change
+ * in between still fails. Revision 0 is never current: no tag of this pet, then no change.
+ */
+async function conditionOf(event: H3Event, id: number, pets: PetStore): Promise<ChangeOptions> {
+  const revisions = ifMatchRevisions(event.req.headers.get("if-match"), id);
+  if (revisions === undefined) return {};
+  if (revisions.length <= 1) return { ifRevision: revisions[0] ?? 0 };
+  const current = await pets.get(id);
+  return { ifRevision: current && revisions.includes(current.revision) ? current.revision : 0 };
+}
+
+const preconditionFailed = (id: number) =>
+  new ApiHttpError("precondition_failed", `pet ${id} has changed since the ETag in If-Match: nothing was changed; read it again`);
 
 function petIdOf(event: H3Event): number {
   const raw = event.context.params?.petId ?? "";
