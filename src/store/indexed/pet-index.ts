@@ -16,9 +16,9 @@ export class PetIndex {
   put(records: readonly StoredPet[]): void {
     for (const stored of records) {
       const held = this.#byId.get(stored.pet.id);
-      if (held) this.#unlist(held.pet);
       this.#byId.set(stored.pet.id, stored);
-      for (const key of listKeys(stored.pet)) insertSorted(this.#listFor(key), stored.pet);
+      if (held) this.#relist(held.pet, stored.pet);
+      else for (const key of listKeys(stored.pet)) insertSorted(this.#listFor(key), stored.pet);
       this.#lastId = Math.max(this.#lastId, stored.pet.id);
     }
   }
@@ -58,14 +58,32 @@ export class PetIndex {
     return (this.#lists.get("") ?? []).map((pet) => toPetRecord(this.#byId.get(pet.id) ?? { pet, revision: 1 }));
   }
 
-  #unlist(pet: Pet): void {
-    for (const key of listKeys(pet)) {
-      const list = this.#lists.get(key);
-      if (!list) continue;
-      const at = firstAfter(list, pet.id - 1);
-      if (list[at]?.id === pet.id) list.splice(at, 1);
-      if (list.length === 0 && key !== "") this.#lists.delete(key);
+  /** A pet in the lists it stays in is replaced where it is (a binary search, no array moves); it moves only out of the others. */
+  #relist(held: Pet, pet: Pet): void {
+    const keys = listKeys(pet);
+    const heldKeys = listKeys(held);
+    for (let i = 0; i < keys.length; i++) {
+      const list = this.#lists.get(heldKeys[i]!);
+      const at = list ? firstAfter(list, held.id - 1) : -1;
+      if (keys[i] === heldKeys[i] && list && list[at]?.id === held.id) {
+        list[at] = pet;
+        continue;
+      }
+      this.#unlistFrom(heldKeys[i]!, held.id);
+      insertSorted(this.#listFor(keys[i]!), pet);
     }
+  }
+
+  #unlist(pet: Pet): void {
+    for (const key of listKeys(pet)) this.#unlistFrom(key, pet.id);
+  }
+
+  #unlistFrom(key: string, id: number): void {
+    const list = this.#lists.get(key);
+    if (!list) return;
+    const at = firstAfter(list, id - 1);
+    if (list[at]?.id === id) list.splice(at, 1);
+    if (list.length === 0 && key !== "") this.#lists.delete(key);
   }
 
   #listFor(key: string): Pet[] {
