@@ -1,4 +1,4 @@
-// The six scenarios of the bench, run in the order that needs the fewest server starts.
+// The six scenarios of the bench (with issue 13's PATCH and 304 rows), run in the order that needs the fewest server starts.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { load } from "./lib/load.mjs";
@@ -15,6 +15,7 @@ const LATENCY_CONNECTIONS = 10;
 const SERVE_CONFIG = "serve-config.json";
 
 const bearer = (secret) => ({ authorization: `Bearer ${secret}` });
+const patchHeaders = { ...bearer(SECRETS.load), "content-type": "application/merge-patch+json" };
 const postHeaders = { ...bearer(SECRETS.load), "content-type": "application/json" };
 
 /**
@@ -72,6 +73,7 @@ async function getComparisons(ctx) {
           petstore: { url: origin + LIST, headers: bearer(SECRETS.load), expect: 200, pid: server.pid },
           exhausted: { url: origin + LIST, headers: bearer(SECRETS.exhausted), expect: 429, pid: server.pid },
           badKey: { url: origin + LIST, headers: bearer(SECRETS.unknown), expect: 401, pid: server.pid },
+          notModified: { url: origin + LIST, headers: { ...bearer(SECRETS.load), "if-none-match": await pageEtag(origin) }, expect: 304, pid: server.pid },
         };
         const best = await alternate(ctx, targets);
         const cli = cliTimes(ctx, server);
@@ -107,6 +109,13 @@ async function alternate(ctx, targets) {
     }
   }
   return best;
+}
+
+/** The ETag of the first page, for the If-None-Match runs (nothing changes the pets during them). */
+async function pageEtag(origin) {
+  const etag = (await fetch(origin + LIST, { headers: bearer(SECRETS.load) })).headers.get("etag");
+  if (etag === null) throw new Error("the first page has no ETag");
+  return etag;
 }
 
 /** Uses up the exhausted key's one request a day; from then on every answer is a 429. */
@@ -175,7 +184,30 @@ async function hundredThousand(ctx, server) {
   const post100k = await postRun(ctx, server, "100k");
   const afterPost = memoryOf(server.pid);
   ctx.runs["memory after POST at 100k"] = afterPost;
-  return { sold, memory, post100k, afterPost };
+  const patch100k = await patchRun(ctx, server);
+  return { sold, memory, post100k, afterPost, patch100k };
+}
+
+/** PATCHes spread over the 100k seeded pets, each a new name, so that every one is a real change. */
+async function patchRun(ctx, server) {
+  let n = 0;
+  const setupRequest = (request) => {
+    n++;
+    return { ...request, path: `/v1/pets/${1 + (n % 100_000)}`, body: JSON.stringify({ name: `Patched ${n}` }) };
+  };
+  const result = await load({
+    url: server.origin + "/v1/pets/1",
+    method: "PATCH",
+    headers: patchHeaders,
+    body: JSON.stringify({ name: "Patched" }),
+    setupRequest,
+    seconds: ctx.plan.postSeconds,
+    expect: 200,
+    pid: server.pid,
+  });
+  ctx.log(`petstore PATCH at 100k: ${summary(result)}`);
+  ctx.runs["petstore PATCH at 100k"] = result;
+  return result;
 }
 
 async function withPetstore(ctx, db, work) {
@@ -243,12 +275,17 @@ function rowsOf({ get, jsonServerPost, post10k, big }) {
       problem: post10k.problem ?? jsonServerPost.problem }),
     row({ id: "2", scenario: "POST /v1/pets at 100k pets, 50 conn", figure: big.post100k.rps, unit: rps,
       baseline: get.post1k.rps, baselineName: "petstore at 1k", goal: [">=", 0.5], problem: big.post100k.problem }),
+    row({ id: "2", scenario: "PATCH /v1/pets/{id} at 100k pets, 50 conn", figure: big.patch100k.rps, unit: rps,
+      baseline: big.post100k.rps, baselineName: "POST at 100k", goal: [">=", 0.8], problem: big.patch100k.problem }),
     row({ id: "3", scenario: `GET ?status=sold&limit=100 at 100k, p99, ${LATENCY_CONNECTIONS} conn`, figure: big.sold.p99,
       unit: "ms", goal: ["<", 5], absolute: true, problem: big.sold.problem }),
     row({ id: "4", scenario: "GET with an exhausted key (429)", figure: get.exhausted.rps, unit: rps,
       baseline: get.petstore.rps, baselineName: "scenario 1", goal: [">=", 0.9], problem: get.exhausted.problem }),
     row({ id: "4", scenario: "GET with a bad key (401)", figure: get.badKey.rps, unit: rps,
       baseline: get.petstore.rps, baselineName: "scenario 1", goal: [">=", 0.9], problem: get.badKey.problem }),
+    row({ id: "4", scenario: "GET answered 304 (If-None-Match), server CPU per request", figure: get.notModified.cpuUsPerRequest,
+      unit: "µs", baseline: get.badKey.cpuUsPerRequest, baselineName: "401 (bad key)", inverse: true, goal: [">=", 1.0],
+      problem: get.notModified.problem ?? get.badKey.problem }),
     row({ id: "5", scenario: `petstore --help, median of ${cli["node -e ''"].runs}`, figure: cli["petstore --help"].median,
       unit: "ms", baseline: nodeE, baselineName: "node -e ''", goal: ["<=", 1.3] }),
     row({ id: "5", scenario: "petstore pets list --json", figure: cli["petstore pets list --json"].median,

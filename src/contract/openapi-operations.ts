@@ -45,12 +45,18 @@ function operation(route: RouteEntry): JsonSchema {
     ...(route.stability === "beta" ? { "x-stability": "beta" } : {}),
     security: route.access === "public" ? [] : [{ [BEARER]: [] }],
     ...(route.request?.parameters ? { parameters: route.request.parameters.map((parameter) => ({ ...parameter, required: parameter.in === "path" })) } : {}),
-    ...(route.request?.body ? { requestBody: { required: true, content: { "application/json": { schema: { $ref: `#/components/schemas/${route.request.body}` } } } } } : {}),
+    ...(route.request?.body ? { requestBody: requestBody(route.request.body, route.request.mediaTypes ?? ["application/json"]) } : {}),
     responses: {
       [String(success.status)]: response(success.description, success.schema, [...(success.headers ?? []), ...marks]),
+      ...(success.notModified ? { "304": response("Not modified: If-None-Match names the current ETag. No body.", undefined, ["ETag", ...marks]) } : {}),
       ...errorResponses(answers(route) satisfies ErrorResponseName[], marks),
     },
   };
+}
+
+function requestBody(schema: string, mediaTypes: readonly string[]): JsonSchema {
+  const content = Object.fromEntries(mediaTypes.map((type) => [type, { schema: { $ref: `#/components/schemas/${schema}` } }]));
+  return { required: true, content };
 }
 
 function deprecationText(route: RouteEntry): string {

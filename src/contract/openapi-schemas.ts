@@ -10,6 +10,7 @@ import {
   KeyViewSchema,
   NewKeySchema,
   NewPetSchema,
+  PetPatchSchema,
   PetSchema,
   PetsSchema,
   PetStatusSchema,
@@ -20,6 +21,7 @@ import {
 const COMPONENTS: ReadonlyArray<[string, z.ZodType]> = [
   ["Pet", PetSchema],
   ["NewPet", NewPetSchema],
+  ["PetPatch", PetPatchSchema],
   ["PetStatus", PetStatusSchema],
   ["Pets", PetsSchema],
   ["Error", ErrorSchema],

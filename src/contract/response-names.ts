@@ -11,6 +11,7 @@ export type FixedHeaderName =
   | "RateLimit"
   | "Retry-After"
   | "Location"
+  | "ETag"
   | "Link-Next"
   | "WWW-Authenticate"
   | "Allow";
@@ -24,10 +25,13 @@ export type HeaderName = FixedHeaderName | MarkHeaderName;
 export type ErrorResponseName =
   | "InvalidParameter"
   | "InvalidBody"
+  /** One 400 for an operation with both a path parameter and a body. */
+  | "InvalidParameterOrBody"
   | "Unauthorized"
   | "Forbidden"
   | "NotFound"
   | "MethodNotAllowed"
+  | "PreconditionFailed"
   | "PayloadTooLarge"
   | "UnsupportedMediaType"
   | "TooManyRequests"

@@ -13,7 +13,7 @@ import {
 import type { ErrorResponseName, HeaderName } from "./response-names.js";
 
 export type JsonSchema = Record<string, unknown>;
-export type Method = "GET" | "POST" | "DELETE";
+export type Method = "GET" | "POST" | "PATCH" | "DELETE";
 
 /** The value of `X-API-Stability` on every answer of a beta operation. */
 export const BETA_MARKER = "beta";
@@ -35,7 +35,7 @@ export interface Deprecation {
 
 export interface Parameter {
   name: string;
-  in: "query" | "path";
+  in: "query" | "path" | "header";
   description: string;
   schema: JsonSchema;
 }
@@ -43,6 +43,8 @@ export interface Parameter {
 export interface SuccessResponse {
   status: 200 | 201 | 204;
   description: string;
+  /** Answers 304 Not Modified (no body, its ETag) to an If-None-Match that names the current ETag. */
+  notModified?: boolean;
   /** The body's schema; none for 204. */
   schema?: JsonSchema;
   headers?: HeaderName[];
@@ -71,7 +73,8 @@ export interface RouteEntry {
   unlimited?: boolean;
   stability: "stable" | "beta";
   deprecated?: Deprecation;
-  request?: { body?: string; parameters?: Parameter[] };
+  /** `body` names a component schema, sent as one of `mediaTypes` (application/json when absent). */
+  request?: { body?: string; mediaTypes?: readonly string[]; parameters?: Parameter[] };
   /** Absent: not an API operation, not in the document. */
   doc?: OperationDoc;
 }
@@ -90,6 +93,24 @@ const USAGE_WINDOW: JsonSchema = {
   required: ["limit", "remaining", "resetAt"],
   additionalProperties: false,
 };
+
+const IF_NONE_MATCH: Parameter = {
+  name: "If-None-Match",
+  in: "header",
+  description: "ETags of representations you hold: 304 Not Modified, without a body, when one is current.",
+  schema: { type: "string" },
+};
+const IF_MATCH: Parameter = {
+  name: "If-Match",
+  in: "header",
+  description: "The pet's ETag as you last read it: 412 precondition_failed, changing nothing, when the pet has changed since.",
+  schema: { type: "string" },
+};
+
+const PET_ID: Parameter = { name: "petId", in: "path", description: "The pet's id.", schema: { type: "integer", format: "int64", minimum: 1 } };
+
+/** What updatePet accepts: RFC 7396's own media type, and plain JSON for clients that only know that. */
+export const MERGE_PATCH_MEDIA_TYPES = ["application/merge-patch+json", "application/json"] as const;
 
 export const ROUTES = [
   {
@@ -116,14 +137,17 @@ export const ROUTES = [
           default: LIST_LIMIT_DEFAULT,
         }),
         query("status", "Only pets with this status.", schemaRef("PetStatus")),
+        query("categoryId", "Only pets of this category; combines with status.", { type: "integer", format: "int64", minimum: 1 }),
         query("cursor", "Opaque: take it from the `Link` of the previous page.", { type: "string" }),
+        IF_NONE_MATCH,
       ],
     },
     doc: {
       tag: "pets",
       summary: "List pets, a page at a time",
-      description: "Pets ordered by id. When more follow, `Link` carries the URL of the next page.",
-      success: { status: 200, description: "A page of pets.", schema: schemaRef("Pets"), headers: ["Link-Next"] },
+      description:
+        "Pets ordered by id, filtered by status and/or category. When more follow, `Link` carries the URL of the next page, with the same filters.",
+      success: { status: 200, description: "A page of pets.", schema: schemaRef("Pets"), headers: ["Link-Next", "ETag"], notModified: true },
       errors: ["InvalidParameter"],
     },
   },
@@ -138,7 +162,12 @@ export const ROUTES = [
       tag: "pets",
       summary: "Add a pet",
       description: "Answers 201 only once the pet is on disk. A pet sent without `status` is `available`.",
-      success: { status: 201, description: "The pet, with the id the service assigned.", schema: schemaRef("Pet"), headers: ["Location"] },
+      success: {
+        status: 201,
+        description: "The pet, with the id the service assigned.",
+        schema: schemaRef("Pet"),
+        headers: ["Location", "ETag"],
+      },
     },
   },
   {
@@ -153,16 +182,44 @@ export const ROUTES = [
       successor: "/pets",
       successorText: "GET /pets with the status filter",
     },
-    request: {
-      parameters: [
-        { name: "petId", in: "path", description: "The pet's id.", schema: { type: "integer", format: "int64", minimum: 1 } },
-      ],
-    },
+    request: { parameters: [PET_ID, IF_NONE_MATCH] },
     doc: {
       tag: "pets",
       summary: "Get a pet by id (deprecated)",
-      success: { status: 200, description: "The pet.", schema: schemaRef("Pet") },
+      success: { status: 200, description: "The pet.", schema: schemaRef("Pet"), headers: ["ETag"], notModified: true },
       errors: ["InvalidParameter", "NotFound"],
+    },
+  },
+  {
+    operationId: "updatePet",
+    method: "PATCH",
+    path: "/pets/{petId}",
+    access: "key",
+    stability: "stable",
+    request: { body: "PetPatch", mediaTypes: MERGE_PATCH_MEDIA_TYPES, parameters: [PET_ID, IF_MATCH] },
+    doc: {
+      tag: "pets",
+      summary: "Change a pet (JSON Merge Patch)",
+      description:
+        "RFC 7396: the fields sent replace the pet's, the others stay. Any status may change to any other. " +
+        "A patch that changes nothing is refused (400 invalid_body).",
+      success: { status: 200, description: "The whole pet, as updated.", schema: schemaRef("Pet"), headers: ["ETag"] },
+      errors: ["InvalidParameter", "NotFound", "PreconditionFailed"],
+    },
+  },
+  {
+    operationId: "deletePet",
+    method: "DELETE",
+    path: "/pets/{petId}",
+    access: "key",
+    stability: "stable",
+    request: { parameters: [PET_ID, IF_MATCH] },
+    doc: {
+      tag: "pets",
+      summary: "Delete a pet",
+      description: "The pet is gone from every listing and from GET; its id is never given to another pet.",
+      success: { status: 204, description: "Deleted." },
+      errors: ["InvalidParameter", "NotFound", "PreconditionFailed"],
     },
   },
   {
@@ -308,7 +365,8 @@ export function groupByPath(routes: readonly RouteEntry[] = ROUTES): PathRoutes[
 /** The query parameters an operation accepts, e.g. ["limit", "status", "cursor"]: any other is a 400. */
 export function queryParameters(operationId: OperationId): string[] {
   const route: RouteEntry | undefined = ROUTES.find((entry) => entry.operationId === operationId);
-  return (route?.request?.parameters ?? []).filter((parameter) => parameter.in === "query").map((parameter) => parameter.name);
+  const parameters: readonly Parameter[] = route?.request?.parameters ?? [];
+  return parameters.filter((parameter) => parameter.in === "query").map((parameter) => parameter.name);
 }
 
 /** The Allow header for a path's methods: HEAD is served wherever GET is. */
@@ -323,9 +381,12 @@ export function allowedMethods(methods: readonly string[]): string[] {
  * guard add (401 without a valid key, 403 without an admin key, 429, and 500 and 503 anywhere).
  */
 export function answers(route: RouteEntry): ErrorResponseName[] {
+  const own = route.doc?.errors ?? [];
+  // A document has one response per status: a 400 that can be either is described as one.
+  const bodyAnd400 = route.request?.body && own.includes("InvalidParameter");
   return [
-    ...(route.doc?.errors ?? []),
-    ...(route.request?.body ? (["InvalidBody", "PayloadTooLarge", "UnsupportedMediaType"] as const) : []),
+    ...(bodyAnd400 ? own.map((name) => (name === "InvalidParameter" ? "InvalidParameterOrBody" : name)) : own),
+    ...(route.request?.body ? ([...(bodyAnd400 ? [] : ["InvalidBody" as const]), "PayloadTooLarge", "UnsupportedMediaType"] as const) : []),
     ...(route.access === "admin" ? (["Forbidden"] as const) : []),
     ...(route.access === "public" ? [] : (["Unauthorized"] as const)),
     "TooManyRequests",

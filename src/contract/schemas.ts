@@ -40,6 +40,16 @@ export const NewPetSchema = z
   })
   .describe("Request body for creating an animal. The service assigns the id.");
 
+export const PetPatchSchema = z
+  .strictObject({
+    name: text(PET_NAME_MAX_LENGTH).describe("The animal's new name.").optional(),
+    categoryId: positiveSafeInteger("The new category.").optional(),
+    status: PetStatusSchema.optional(),
+  })
+  .describe(
+    "A JSON Merge Patch (RFC 7396) of a pet: the fields to change, at least one. null is refused, since every field of a pet is required; id cannot change.",
+  );
+
 export const PetSchema = z
   .object({
     id: positiveSafeInteger("Unique identifier, assigned by the service on creation."),
@@ -113,6 +123,8 @@ export const CreatedKeySchema = z
 
 /** An animal, as returned. */
 export type Pet = z.infer<typeof PetSchema>;
+/** The body of updatePet: the fields to change. */
+export type PetPatchBody = z.infer<typeof PetPatchSchema>;
 /** The body of createPet, as a client sends it (status may be left out). */
 export type NewPet = z.input<typeof NewPetSchema>;
 /**

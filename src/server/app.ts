@@ -10,7 +10,7 @@ import type { ServerLogger } from "./request-log.js";
 import { createKey, getCurrentKey, listKeys, revokeKey } from "./routes/keys.js";
 import { registerRoutes, type Handlers } from "./routes/register.js";
 import { getOpenApi } from "./routes/openapi.js";
-import { createPet, getPet, listPets } from "./routes/pets.js";
+import { createPet, deletePet, getPet, listPets, updatePet } from "./routes/pets.js";
 
 declare module "h3" {
   interface H3EventContext {
@@ -56,6 +56,8 @@ function handlers(deps: AppDeps): Handlers<OperationId> {
     listPets: (event) => listPets(event, pets),
     createPet: (event) => createPet(event, pets),
     getPet: (event) => getPet(event, pets),
+    updatePet: (event) => updatePet(event, pets),
+    deletePet: (event) => deletePet(event, pets),
     listKeys: () => listKeys(deps),
     createKey: (event) => createKey(event, deps),
     revokeKey: (event) => revokeKey(event, deps),

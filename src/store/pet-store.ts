@@ -2,6 +2,7 @@ import type { NewPet, Pet, PetStatus } from "../contract/values.js";
 
 export interface ListPetsQuery {
   status?: PetStatus;
+  categoryId?: number;
   /** Only pets with an id greater than this (the decoded cursor). */
   afterId?: number;
   limit: number;
@@ -13,13 +14,48 @@ export interface PetPage {
   hasMore: boolean;
 }
 
+/** A pet with its revision: 1 at creation, one more with every update. What strong ETags are made of. */
+export interface StoredPet {
+  pet: Pet;
+  revision: number;
+}
+
+/** The fields an update may change (a merge patch, already validated). */
+export type PetPatch = Partial<Omit<Pet, "id">>;
+
+/** Conditions on a change: `ifRevision` refuses it unless the pet is at exactly that revision. */
+export interface ChangeOptions {
+  ifRevision?: number;
+}
+
+export type UpdateOutcome =
+  | { outcome: "updated"; stored: StoredPet }
+  /** The patch sets every field to the value it already has: nothing was written. */
+  | { outcome: "unchanged"; stored: StoredPet }
+  | { outcome: "precondition_failed"; stored: StoredPet }
+  | { outcome: "not_found" };
+
+export type DeleteOutcome = "deleted" | "precondition_failed" | "not_found";
+
 /**
  * Where pets live. Async because other engines (PostgreSQL) answer over the network.
- * `create` resolves only once the pet is durable; a pet is visible to `get`/`list`
- * only from then on.
+ * `create`, `update` and `delete` resolve only once the change is durable; a change is
+ * visible to `get`/`list` only from then on. Ids are never reused, deleted pets included.
  */
 export interface PetStore {
+  /** The new pet, at revision 1. */
   create(input: Required<NewPet>): Promise<Pet>;
-  get(id: number): Promise<Pet | undefined>;
+  get(id: number): Promise<StoredPet | undefined>;
   list(query: ListPetsQuery): Promise<PetPage>;
+  update(id: number, patch: PetPatch, options?: ChangeOptions): Promise<UpdateOutcome>;
+  delete(id: number, options?: ChangeOptions): Promise<DeleteOutcome>;
+}
+
+/** True when `patch` would change some field of `pet`. */
+export function changesPet(pet: Pet, patch: PetPatch): boolean {
+  return (
+    (patch.name !== undefined && patch.name !== pet.name) ||
+    (patch.categoryId !== undefined && patch.categoryId !== pet.categoryId) ||
+    (patch.status !== undefined && patch.status !== pet.status)
+  );
 }

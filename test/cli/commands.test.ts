@@ -266,6 +266,53 @@ describe("pets add and keys", () => {
   });
 });
 
+describe("pets delete asks first", () => {
+  const TERMINAL = { isStdinTTY: true, isStderrTTY: true };
+  const deleteScript = (request: { method: string }): ScriptedAnswer =>
+    request.method === "GET" ? { status: 200, body: pet(7), headers: GET_PET_DEPRECATION } : { status: 204 };
+  const methods = (requests: { method: string; path: string }[]) => requests.map((request) => `${request.method} ${request.path}`);
+
+  it("without a terminal, needs --yes: exit 2 and nothing sent", async () => {
+    const result = await run(["pets", "delete", "7"], deleteScript, { isStderrTTY: true });
+    expect(result).toMatchObject({ code: 2, stdout: "", requests: [] });
+    expect(result.stderr).toMatch(/^Error: pets delete asks before it deletes, and there is no terminal to ask on; add --yes to delete pet 7\n/);
+  });
+
+  it("with --yes, sends one DELETE and is silent when piped", async () => {
+    const result = await run(["pets", "delete", "7", "--yes"], deleteScript);
+    expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    expect(methods(result.requests)).toEqual(["DELETE /v1/pets/7"]);
+  });
+
+  it("on a terminal, names the pet and deletes on yes; on no, sends nothing more and exits 2", async () => {
+    const yes = await run(["pets", "delete", "7"], deleteScript, { ...TERMINAL, answers: [true] });
+    expect(yes.questions).toEqual(['Delete pet 7 "pet7" (category 1, available)? This cannot be undone.']);
+    expect(methods(yes.requests)).toEqual(["GET /v1/pets/7", "DELETE /v1/pets/7"]);
+    expect(yes).toMatchObject({ code: 0, stderr: "Deleted pet 7.\n" });
+    const no = await run(["pets", "delete", "7"], deleteScript, { ...TERMINAL, answers: [false] });
+    expect(methods(no.requests)).toEqual(["GET /v1/pets/7"]);
+    expect(no).toMatchObject({ code: 2, stdout: "", stderr: "Not deleted: pet 7.\n" });
+  });
+
+  it("exits 4 for an unknown pet, and exits 2 for a bad id without sending", async () => {
+    const gone = await run(["pets", "delete", "7", "--yes"], [apiError(404, "not_found", "no pet with id 7")]);
+    expect(gone).toMatchObject({ code: 4, stderr: "Error: no pet with id 7 (not_found, HTTP 404)\n" });
+    const bad = await run(["pets", "delete", "seven", "--yes"], deleteScript);
+    expect(bad).toMatchObject({ code: 2, requests: [] });
+  });
+});
+
+describe("pets list --category", () => {
+  it("sends categoryId with status and limit, and refuses a bad id before sending", async () => {
+    const result = await run(["pets", "list", "--category", "3", "--status", "sold"], [{ status: 200, body: [{ ...pet(1), categoryId: 3, status: "sold" }] }]);
+    expect(result.code).toBe(0);
+    expect(result.requests.map((request) => request.path)).toEqual(["/v1/pets?status=sold&categoryId=3"]);
+    const bad = await run(["pets", "list", "--category", "0"], [{ status: 200, body: [] }]);
+    expect(bad).toMatchObject({ code: 2, requests: [] });
+    expect(bad.stderr).toMatch(/^Error: --category must be an integer from 1 to 9007199254740991, got "0"\n/);
+  });
+});
+
 describe("keys revoke asks first", () => {
   const TERMINAL = { isStdinTTY: true, isStderrTTY: true };
   const listed = (...keys: object[]): ScriptedAnswer => ({ status: 200, body: keys });

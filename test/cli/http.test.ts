@@ -100,8 +100,8 @@ describe("retries", () => {
     expect(requests).toHaveLength(2);
   });
 
-  it("retries a POST on 503 under the same Idempotency-Key, fresh for each POST", async () => {
-    const busy = errorResponse(503, "storage_unavailable", "busy", { "retry-after": "1" });
+  it("retries a POST on 429 under the same Idempotency-Key, fresh for each POST", async () => {
+    const busy = tooMany({ "retry-after": "1" });
     const { response, requests, sleeps } = await call([busy, { status: 201, body: pets[0] }], "POST");
     expect(response?.status).toBe(201);
     expect(sleeps).toEqual([1000]);
@@ -173,11 +173,15 @@ describe("failures without an answer", () => {
     expect(test.sleeps).toHaveLength(2);
   });
 
-  it("retries a refused POST too: its Idempotency-Key makes a repeat harmless", async () => {
+  it("does not retry a refused POST, nor a 503: the server does not keep Idempotency-Keys yet", async () => {
     const test = createTestContext();
     const settings = { baseUrl: "http://127.0.0.1:9/v1", apiKey: "k", timeoutMs: 2000, retries: 2, maxWaitMs: 60_000, verbose: false };
     await expect(withApiClient(settings, test, (client) => client.request("POST", "/pets", { body: {} }))).rejects.toThrow(NetworkError);
-    expect(test.sleeps).toHaveLength(2);
+    expect(test.sleeps).toHaveLength(0);
+    const busy = errorResponse(503, "storage_unavailable", "busy", { "retry-after": "1" });
+    const { response, requests } = await call([busy, { status: 201, body: pets[0] }], "POST");
+    expect(response).toBeUndefined();
+    expect(requests).toHaveLength(1);
   });
 
   it("times out after --timeout ms, without retrying", async () => {

@@ -15,8 +15,8 @@ describe("retryDelay", () => {
     { method: "GET", outcome: { transient: false }, retried: false },
     { method: "GET", outcome: { status: 500 }, retried: false },
     { method: "GET", outcome: { status: 404 }, retried: false },
-    { method: "POST", outcome: { status: 503 }, retried: true },
-    { method: "POST", outcome: { transient: true }, retried: true },
+    { method: "POST", outcome: { status: 503 }, retried: false },
+    { method: "POST", outcome: { transient: true }, retried: false },
     { method: "POST", outcome: { status: 500 }, retried: false },
     { method: "DELETE", outcome: { status: 502 }, retried: false },
   ])("$method after $outcome: retried=$retried", ({ method, outcome, retried }) => {

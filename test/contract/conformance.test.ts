@@ -29,9 +29,11 @@ const error = (status: number, code: string) => ({ code, message: "m", status })
 
 describe("checkResponse accepts what the document declares", () => {
   it.each([
-    ["GET", `${BASE}/pets?limit=1`, reply(200, [PET], { link: `<${BASE}/pets?cursor=cDE>; rel="next"` })],
-    ["POST", `${BASE}/pets`, reply(201, PET, { location: "/v1/pets/1" })],
-    ["GET", "/pets/{petId}", reply(200, PET, DEPRECATION)],
+    ["GET", `${BASE}/pets?limit=1`, reply(200, [PET], { link: `<${BASE}/pets?cursor=cDE>; rel="next"`, etag: '"page-1"' })],
+    ["POST", `${BASE}/pets`, reply(201, PET, { location: "/v1/pets/1", etag: '"pet-1-1"' })],
+    ["GET", "/pets/{petId}", reply(200, PET, { ...DEPRECATION, etag: '"pet-1-1"' })],
+    ["GET", "/pets/{petId}", reply(304, undefined, { ...DEPRECATION, etag: '"pet-1-1"' })],
+    ["PATCH", `${BASE}/pets/1`, reply(412, error(412, "precondition_failed"))],
     ["DELETE", `${BASE}/keys/key_1`, reply(204, undefined)],
     ["GET", `${BASE}/pets`, reply(429, error(429, "key_banned"), { "retry-after": "900" })],
     ["DELETE", `${BASE}/pets`, reply(405, error(405, "method_not_allowed"), { allow: "GET, HEAD, POST" })],
@@ -43,9 +45,10 @@ describe("checkResponse accepts what the document declares", () => {
 
 describe("checkResponse refuses", () => {
   it.each([
-    ["a status the operation does not declare", "GET", "/pets/{petId}", reply(403, error(403, "forbidden"), DEPRECATION), /declares 200, 400, 401, 404, 429, 500, 503, not 403/],
-    ["a missing required header", "POST", "/pets", reply(201, PET), /required header location is missing/],
-    ["an undeclared header", "GET", "/pets", reply(200, [], { "x-powered-by": "h3" }), /header x-powered-by is not declared/],
+    ["a status the operation does not declare", "GET", "/pets/{petId}", reply(403, error(403, "forbidden"), DEPRECATION), /declares 200, 304, 400, 401, 404, 429, 500, 503, not 403/],
+    ["a Pet without its ETag", "GET", "/pets/{petId}", reply(200, PET, DEPRECATION), /required header etag is missing/],
+    ["a missing required header", "POST", "/pets", reply(201, PET, { etag: '"pet-1-1"' }), /required header location is missing/],
+    ["an undeclared header", "GET", "/pets", reply(200, [], { etag: '"page-1"', "x-powered-by": "h3" }), /header x-powered-by is not declared/],
     ["a header value its schema refuses", "GET", "/pets", reply(200, [], { "x-ratelimit-limit": "lots" }), /header x-ratelimit-limit/],
     ["a body with a field the schema does not name", "GET", "/pets", reply(200, [{ ...PET, hash: "x" }]), /must NOT have additional properties/],
     ["a code that does not go with the status", "GET", "/pets", reply(401, error(401, "forbidden"), { "www-authenticate": 'Bearer realm="petstore"' }), /code/],

@@ -19,7 +19,7 @@ interface Operation {
 }
 const operations: Operation[] = Object.entries(doc.paths).flatMap(([path, item]) =>
   Object.entries(item as object)
-    .filter(([method]) => ["get", "post", "delete"].includes(method))
+    .filter(([method]) => ["get", "post", "patch", "delete"].includes(method))
     .map(([method, op]) => ({ id: op.operationId, method, path, op })),
 );
 const operation = (id: string) => operations.find((candidate) => candidate.id === id)!.op;
@@ -63,9 +63,11 @@ describe("the OpenAPI document", () => {
   });
 
   it.each([
-    ["listPets", "get /pets", [200, 400, 401, 429, 500, 503]],
+    ["listPets", "get /pets", [200, 304, 400, 401, 429, 500, 503]],
     ["createPet", "post /pets", [201, 400, 401, 413, 415, 429, 500, 503]],
-    ["getPet", "get /pets/{petId}", [200, 400, 401, 404, 429, 500, 503]],
+    ["getPet", "get /pets/{petId}", [200, 304, 400, 401, 404, 429, 500, 503]],
+    ["updatePet", "patch /pets/{petId}", [200, 400, 401, 404, 412, 413, 415, 429, 500, 503]],
+    ["deletePet", "delete /pets/{petId}", [204, 400, 401, 404, 412, 429, 500, 503]],
     ["createKey", "post /keys", [201, 400, 401, 403, 413, 415, 429, 500, 503]],
     ["listKeys", "get /keys", [200, 401, 403, 429, 500, 503]],
     ["revokeKey", "delete /keys/{id}", [204, 401, 403, 404, 429, 500, 503]],

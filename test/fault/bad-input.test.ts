@@ -237,14 +237,14 @@ describe("generated Authorization headers", () => {
 const PATHS: Record<string, string[]> = {
   "/v1/pets": ["GET", "HEAD", "POST"],
   "/v1/keys": ["GET", "HEAD", "POST"],
-  "/v1/pets/1": ["GET", "HEAD"],
+  "/v1/pets/1": ["GET", "HEAD", "PATCH", "DELETE"],
   "/v1/openapi.json": ["GET", "HEAD"],
   "/healthz": ["GET", "HEAD"],
   "/nowhere": [],
 };
 
 describe("generated requests on a bare socket", () => {
-  it("any method token: routed (200, 405 with Allow, 415) if Node knows it, else 400 malformed_request", async () => {
+  it("any method token: routed (200, 405 with Allow, 415, 412) if Node knows it, else 400 malformed_request", async () => {
     const token = fc.oneof(
       fc.constantFrom(...METHODS),
       fc.stringMatching(/^[A-Z]{1,12}$/),
@@ -254,7 +254,9 @@ describe("generated requests on a bare socket", () => {
     await property(
       fc.tuple(token, fc.constantFrom(...Object.keys(PATHS))),
       async ([method, path]) => {
-        const head = requestHead(`${method} ${path} HTTP/1.1`, [`Authorization: Bearer ${server.adminKey}`, "Content-Length: 0"]);
+        // An If-Match no pet ever has: a DELETE that gets through is 412 and pet 1 stays for the GETs.
+        const lines = [`Authorization: Bearer ${server.adminKey}`, "Content-Length: 0", 'If-Match: "pet-1-0"'];
+        const head = requestHead(`${method} ${path} HTTP/1.1`, lines);
         const answer = await raw(head, method === "HEAD");
         expect(answer, `${method} ${path}`).not.toBeNull();
         const { status, headers, body } = answer!;
@@ -269,8 +271,10 @@ describe("generated requests on a bare socket", () => {
           expect(status).toBe(404);
         } else if (method === "GET" || method === "HEAD") {
           expect(status, body).toBe(200);
-        } else if (method === "POST" && allowed.includes("POST")) {
+        } else if ((method === "POST" || method === "PATCH") && allowed.includes(method)) {
           expectErrorAnswer(status, headers["content-type"], body, { status: 415, code: "unsupported_media_type" });
+        } else if (method === "DELETE" && allowed.includes(method)) {
+          expectErrorAnswer(status, headers["content-type"], body, { status: 412, code: "precondition_failed" });
         } else {
           expectErrorAnswer(status, headers["content-type"], body, { status: 405, code: "method_not_allowed" });
           expect(headers.allow).toBe(allowed.join(", "));

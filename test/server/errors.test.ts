@@ -25,6 +25,12 @@ class BrokenPetStore implements PetStore {
   list(): never {
     throw this.failure;
   }
+  update(): never {
+    throw this.failure;
+  }
+  delete(): never {
+    throw this.failure;
+  }
 }
 
 async function appWith(pets: (real: PetStore) => PetStore) {

@@ -55,6 +55,21 @@ describe("GET /v1/pets", () => {
     expect(pages).toEqual([4, 4, 4, 3]);
   });
 
+  it("walks every page of a category, with and without a status; Link keeps both filters", async () => {
+    const inCategory = created.filter((_, i) => 1 + (i % 4) === 2);
+    const category = await walk("/pets?categoryId=2&limit=5");
+    expect(category.ids).toEqual(inCategory.map((pet) => pet.id));
+    expect(category.pages).toEqual([5, 5, 1]);
+    const first = await server.api("/pets?status=pending&categoryId=2&limit=2");
+    const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get("link") ?? "")?.[1] ?? "";
+    expect(next).toMatch(new RegExp(`^${server.baseUrl}/pets\\?limit=2&status=pending&categoryId=2&cursor=[\\w-]+$`));
+    const both = await walk("/pets?status=pending&categoryId=2&limit=2");
+    expect(both.ids).toEqual(inCategory.filter((pet) => pet.status === "pending").map((pet) => pet.id));
+    expect(both.ids).toHaveLength(4);
+    expect(both.pages).toEqual([2, 2]);
+    expect(await json(await server.api("/pets?categoryId=999"))).toEqual([]);
+  });
+
   it("has no Link when the page holds exactly what is left", async () => {
     const response = await server.api("/pets?status=pending&limit=15");
     expect((await json(response)).length).toBe(15);
@@ -79,6 +94,9 @@ describe("GET /v1/pets", () => {
     ["cursor=cDA", "cursor"],
     ["cursor=", "cursor"],
     ["stauts=sold", "stauts"],
+    ["categoryId=0", "categoryId"],
+    ["categoryId=x", "categoryId"],
+    ["categoryId=1&categoryId=2", "categoryId"],
   ])("refuses ?%s with 400 invalid_parameter naming %s", async (query, name) => {
     const message = await expectError(await server.api(`/pets?${query}`), 400, "invalid_parameter");
     expect(message.startsWith(name)).toBe(true);

@@ -109,6 +109,162 @@ describe("GET /v1/pets/{petId} (deprecated)", () => {
   });
 });
 
+describe("PATCH /v1/pets/{petId}", () => {
+  const patch = (id: number, body: unknown, contentType = "application/merge-patch+json") =>
+    server.api(`/pets/${id}`, { method: "PATCH", headers: { "content-type": contentType }, body: JSON.stringify(body) });
+
+  it("changes only the fields sent and answers 200 with the whole pet, without deprecation marks", async () => {
+    const pet = await json(await createPet({ name: "Tom", categoryId: 4 }));
+    const response = await patch(pet.id, { status: "sold" });
+    expect(response.status).toBe(200);
+    expect(await json(response)).toEqual({ id: pet.id, name: "Tom", categoryId: 4, status: "sold" });
+    expect(response.headers.get("deprecation")).toBeNull();
+    expect(response.headers.get("sunset")).toBeNull();
+    expectRateLimitHeaders(response);
+    const again = await patch(pet.id, { name: "Tim", categoryId: 5, status: "available" }, "application/json; charset=utf-8");
+    expect(await json(again)).toEqual({ id: pet.id, name: "Tim", categoryId: 5, status: "available" });
+    expect(await json(await server.api(`/pets/${pet.id}`))).toEqual({ id: pet.id, name: "Tim", categoryId: 5, status: "available" });
+  });
+
+  it("moves the pet between status listings at once", async () => {
+    const pet = await json(await createPet({ name: "Ida", categoryId: 77 }));
+    await patch(pet.id, { status: "sold" });
+    expect(await json(await server.api("/pets?categoryId=77&status=sold"))).toEqual([{ ...pet, status: "sold" }]);
+    expect(await json(await server.api("/pets?categoryId=77&status=available"))).toEqual([]);
+  });
+
+  it.each([
+    [{}, /^invalid body: nothing to update: send at least one of name, categoryId, status$/],
+    [{ id: 5 }, /unknown field "id" \(the service assigns it\)/],
+    [{ name: "a", colour: "red" }, /unknown field "colour"/],
+    [{ name: null }, /^invalid body: name: cannot be null/],
+    [{ categoryId: null }, /^invalid body: categoryId: cannot be null/],
+    [{ status: null }, /^invalid body: status: cannot be null/],
+    [{ name: "" }, /name: must not be empty/],
+    [{ categoryId: 0 }, /categoryId: must be at least 1/],
+    [{ status: "lost" }, /status: must be one of available, pending, sold/],
+    [["name"], /the body must be a JSON object/],
+    ["Rex", /the body must be a JSON object/],
+  ])("refuses %j with 400 invalid_body and changes nothing", async (body, message) => {
+    const pet = await json(await createPet({ name: "Zed", categoryId: 1 }));
+    expect(await expectError(await patch(pet.id, body), 400, "invalid_body")).toMatch(message);
+    expect(await json(await server.api(`/pets/${pet.id}`))).toEqual(pet);
+  });
+
+  it("refuses a patch that changes nothing with 400 nothing to update", async () => {
+    const pet = await json(await createPet({ name: "Same", categoryId: 1 }));
+    const message = await expectError(await patch(pet.id, { name: "Same", status: "available" }), 400, "invalid_body");
+    expect(message).toBe("invalid body: nothing to update: every field sent already has that value");
+  });
+
+  it("answers 404 for an unknown pet, 400 for a bad id, 415 for another media type", async () => {
+    expect(await expectError(await patch(999999, { name: "x" }), 404, "not_found")).toBe("no pet with id 999999");
+    expect(await expectError(await patch(0, { name: "x" }), 400, "invalid_parameter")).toMatch(/^petId/);
+    const message = await expectError(await patch(1, { name: "x" }, "text/plain"), 415, "unsupported_media_type");
+    expect(message).toBe('Content-Type must be application/merge-patch+json or application/json, got "text/plain"');
+  });
+});
+
+describe("DELETE /v1/pets/{petId}", () => {
+  it("answers 204, then the pet is gone from get and listings; a second delete is 404; its id is not reused", async () => {
+    const pet = await json(await createPet({ name: "Gone", categoryId: 88 }));
+    const response = await server.api(`/pets/${pet.id}`, { method: "DELETE" });
+    expect(response.status).toBe(204);
+    expect(await response.text()).toBe("");
+    expect(response.headers.get("deprecation")).toBeNull();
+    expectRateLimitHeaders(response);
+    await expectError(await server.api(`/pets/${pet.id}`), 404, "not_found");
+    expect(await json(await server.api("/pets?categoryId=88"))).toEqual([]);
+    await expectError(await server.api(`/pets/${pet.id}`, { method: "DELETE" }), 404, "not_found");
+    await expectError(await server.api(`/pets/${pet.id}`, { method: "PATCH", json: { name: "back" } }), 404, "not_found");
+    expect((await json(await createPet({ name: "Next", categoryId: 88 }))).id).toBe(pet.id + 1);
+  });
+
+  it("answers 400 for a bad id", async () => {
+    expect(await expectError(await server.api("/pets/abc", { method: "DELETE" }), 400, "invalid_parameter")).toMatch(/^petId/);
+  });
+});
+
+describe("conditional requests", () => {
+  const patch = (id: number, body: unknown, headers: Record<string, string> = {}) =>
+    server.api(`/pets/${id}`, { method: "PATCH", json: body, headers: { "content-type": "application/merge-patch+json", ...headers } });
+
+  it("gives createPet, getPet and PATCH a strong ETag that changes with every update", async () => {
+    const created = await createPet({ name: "Tag", categoryId: 1 });
+    const pet = await json(created);
+    expect(created.headers.get("etag")).toBe(`"pet-${pet.id}-1"`);
+    expect((await server.api(`/pets/${pet.id}`)).headers.get("etag")).toBe(`"pet-${pet.id}-1"`);
+    const patched = await patch(pet.id, { name: "Tag2" });
+    expect(patched.headers.get("etag")).toBe(`"pet-${pet.id}-2"`);
+    await patch(pet.id, { name: "Tag" });
+    expect((await server.api(`/pets/${pet.id}`)).headers.get("etag")).toBe(`"pet-${pet.id}-3"`);
+  });
+
+  it("answers getPet's If-None-Match with 304, no body, its ETag, the rate-limit and deprecation headers", async () => {
+    const pet = await json(await createPet({ name: "Cache", categoryId: 1 }));
+    const etag = `"pet-${pet.id}-1"`;
+    for (const header of [etag, `W/${etag}`, `"other", ${etag}`, "*"]) {
+      const response = await server.api(`/pets/${pet.id}`, { headers: { "if-none-match": header } });
+      expect(response.status).toBe(304);
+      expect(await response.text()).toBe("");
+      expect(response.headers.get("etag")).toBe(etag);
+      expectRateLimitHeaders(response);
+      expectDeprecation(response);
+    }
+    await patch(pet.id, { status: "sold" });
+    const changed = await server.api(`/pets/${pet.id}`, { headers: { "if-none-match": etag } });
+    expect(changed.status).toBe(200);
+    expect(await json(changed)).toEqual({ ...pet, status: "sold" });
+  });
+
+  it("refuses PATCH and DELETE with 412 precondition_failed when If-Match is not current, changing nothing", async () => {
+    const pet = await json(await createPet({ name: "Both", categoryId: 1 }));
+    await patch(pet.id, { name: "First" });
+    const stale = `"pet-${pet.id}-1"`;
+    for (const ifMatch of [stale, `W/"pet-${pet.id}-2"`, `"pet-${pet.id + 1}-2"`, '"garbage"']) {
+      const message = await expectError(await patch(pet.id, { name: "Second" }, { "if-match": ifMatch }), 412, "precondition_failed");
+      expect(message).toBe(`pet ${pet.id} has changed since the ETag in If-Match: nothing was changed; read it again`);
+      await expectError(await server.api(`/pets/${pet.id}`, { method: "DELETE", headers: { "if-match": ifMatch } }), 412, "precondition_failed");
+    }
+    expect(await json(await server.api(`/pets/${pet.id}`))).toEqual({ ...pet, name: "First" });
+    const current = `"pet-${pet.id}-2"`;
+    const updated = await patch(pet.id, { name: "Second" }, { "if-match": `${stale}, ${current}` });
+    expect(updated.status).toBe(200);
+    expect(updated.headers.get("etag")).toBe(`"pet-${pet.id}-3"`);
+    const deleted = await server.api(`/pets/${pet.id}`, { method: "DELETE", headers: { "if-match": "*" } });
+    expect(deleted.status).toBe(204);
+    await expectError(await server.api(`/pets/${pet.id}`, { method: "DELETE", headers: { "if-match": "*" } }), 404, "not_found");
+  });
+
+  it("of two editors holding the same ETag, the second gets 412", async () => {
+    const pet = await json(await createPet({ name: "Race", categoryId: 1 }));
+    const etag = `"pet-${pet.id}-1"`;
+    const answers = await Promise.all([
+      patch(pet.id, { name: "Alice" }, { "if-match": etag }),
+      patch(pet.id, { name: "Bob" }, { "if-match": etag }),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 412]);
+    await Promise.all(answers.map((answer) => answer.text()));
+  });
+
+  it("gives a page an ETag; If-None-Match answers 304 until the page changes", async () => {
+    const pet = await json(await createPet({ name: "Page", categoryId: 4242 }));
+    const first = await server.api("/pets?categoryId=4242");
+    const etag = first.headers.get("etag") ?? "";
+    expect(etag).toMatch(/^"page-[\w-]{32}"$/);
+    const again = await server.api("/pets?categoryId=4242", { headers: { "if-none-match": etag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    expect(again.headers.get("etag")).toBe(etag);
+    expectRateLimitHeaders(again);
+    await patch(pet.id, { status: "pending" });
+    const changed = await server.api("/pets?categoryId=4242", { headers: { "if-none-match": etag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("etag")).not.toBe(etag);
+    expect(await json(changed)).toEqual([{ ...pet, status: "pending" }]);
+  });
+});
+
 describe("routing errors", () => {
   it("answers an unknown path with 404 not_found", async () => {
     await expectError(await server.api("/nothing-here"), 404, "not_found");
@@ -117,11 +273,17 @@ describe("routing errors", () => {
 
   it.each([
     ["DELETE", "/pets", "GET, HEAD, POST"],
-    ["PUT", "/pets/1", "GET, HEAD"],
+    ["PUT", "/pets/1", "GET, HEAD, PATCH, DELETE"],
     ["GET", "/keys/key_x", "DELETE"],
   ])("answers %s %s with 405 and Allow: %s", async (method, path, allow) => {
     const response = await server.api(path, { method });
     expect(response.headers.get("allow")).toBe(allow);
+    await expectError(response, 405, "method_not_allowed");
+  });
+
+  it("marks a 405 on /pets/{petId} as not deprecated: only getPet is, not the resource", async () => {
+    const response = await server.api("/pets/1", { method: "PUT" });
+    expect(response.headers.get("deprecation")).toBeNull();
     await expectError(response, 405, "method_not_allowed");
   });
 

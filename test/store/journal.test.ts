@@ -81,6 +81,57 @@ describe("the journal", () => {
     expect(readOnDisk(file)).toMatchObject({ nextPetId: 6, keys: [key] });
   });
 
+  it("keeps every acknowledged update and delete across a crash; a deleted pet never comes back", async () => {
+    const file = await tempDbPath();
+    const { store } = await openCounted(file);
+    await Promise.all(Array.from({ length: 4 }, (_, i) => store.pets.create(newPet(i))));
+    await store.pets.update(2, { status: "sold", name: "Rex" });
+    await store.pets.update(2, { categoryId: 9 });
+    await Promise.all([store.pets.delete(3), store.pets.update(4, { status: "pending" })]);
+    await store.pets.delete(4);
+    expect(journalLines(file).slice(-3)).toEqual([
+      { nextPetId: 5, updated: [{ id: 2, name: "Rex", categoryId: 9, status: "sold", revision: 3 }] },
+      { nextPetId: 5, updated: [{ id: 4, name: "pet 3", categoryId: 1, status: "pending", revision: 2 }], deleted: [3] },
+      { nextPetId: 5, deleted: [4] },
+    ]);
+
+    const reopened = await openCounted(await crashCopy(file));
+    expect((await reopened.store.pets.list({ limit: 10 })).pets).toEqual([
+      { id: 1, name: "pet 0", categoryId: 1, status: "available" },
+      { id: 2, name: "Rex", categoryId: 9, status: "sold" },
+    ]);
+    expect(await reopened.store.pets.get(2)).toMatchObject({ revision: 3 });
+    expect(ids((await reopened.store.pets.list({ categoryId: 9, status: "sold", limit: 10 })).pets)).toEqual([2]);
+    expect((await reopened.store.pets.create(newPet(0))).id).toBe(5);
+    await reopened.store.close();
+    await store.close();
+    // The close folded everything into the db file: revisions kept, deleted pets absent.
+    expect(JSON.parse(await readFile(file, "utf8"))).toMatchObject({
+      nextPetId: 5,
+      pets: [{ id: 1, name: "pet 0", categoryId: 1, status: "available" }, { id: 2, name: "Rex", categoryId: 9, status: "sold", revision: 3 }],
+    });
+  });
+
+  it("replays updates and deletes already in the db file as no-ops, twice over the same result", async () => {
+    const file = await tempDbPath();
+    const rex = { id: 2, name: "Rex", categoryId: 1, status: "sold", revision: 3 };
+    await writeFile(file, dbText([pet(1), rex], 4));
+    const journal =
+      line({ nextPetId: 4, pets: [pet(1), pet(2), pet(3)] }) +
+      line({ nextPetId: 4, updated: [{ ...pet(2), status: "sold", revision: 2 }, { ...pet(3), revision: 2, name: "Tom" }] }) +
+      line({ nextPetId: 4, updated: [rex], deleted: [3] });
+    await writeFile(`${file}.journal`, journal);
+    const expected = [{ pet: pet(1), revision: 1 }, { pet: { ...pet(2), name: "Rex", status: "sold" }, revision: 3 }];
+    for (let open = 0; open < 2; open++) {
+      const copy = await crashCopy(file);
+      const { store, warnings } = await openCounted(copy);
+      expect(await Promise.all([store.pets.get(1), store.pets.get(2), store.pets.get(3)])).toEqual([...expected, undefined]);
+      expect(ids((await store.pets.list({ status: "sold", limit: 10 })).pets)).toEqual([2]);
+      expect(warnings).toEqual([]);
+      await store.close();
+    }
+  });
+
   it("drops a torn last line (no newline) with a warning, cuts it off, and appends after the good lines", async () => {
     const file = await tempDbPath();
     const good = line({ nextPetId: 2, pets: [pet(1)] });
@@ -119,6 +170,8 @@ describe("the journal, corrupt: StoreCorruptError and every file left as it was"
     { name: "an invalid record", journal: line({ nextPetId: 2, pets: [{ ...pet(1), status: "lost" }] }), reason: /^line 1: pets\.0\.status: / },
     { name: "a pet that contradicts the db file", db: dbText([pet(1)], 2), journal: line({ nextPetId: 2, pets: [{ ...pet(1), name: "Max" }] }), reason: /^line 1: pet 1 differs/ },
     { name: "a pet missing below the newest one", db: dbText([pet(1), pet(3)], 4), journal: line({ nextPetId: 4, pets: [pet(2)] }), reason: /^line 1: pet 2 is older than the newest pet but missing$/ },
+    { name: "an update that contradicts the db file at the same revision", db: dbText([{ ...pet(1), revision: 2 }], 2), journal: line({ nextPetId: 2, updated: [{ ...pet(1), name: "Max", revision: 2 }] }), reason: /^line 1: pet 1 differs/ },
+    { name: "a pet put back below the newest one and never deleted", db: dbText([pet(1), pet(3)], 4), journal: line({ nextPetId: 4, updated: [{ ...pet(2), revision: 2 }] }) + line({ nextPetId: 4, deleted: [1] }), reason: /^line 1: pet 2 is older than the newest pet but missing$/ },
     { name: "a revocation of an unknown key", journal: line({ nextPetId: 1, revoked: [["k9", "2026-02-01T00:00:00.000Z"]] }), reason: /^line 1: key "k9" is unknown$/ },
     { name: "a key with another key's secret", db: dbText([], 1, [keyRecord("k1")]), journal: line({ nextPetId: 1, keys: [keyRecord("k2", { hash: "hash-of-k1" })] }), reason: /^line 1: key k2 has the secret of another key$/ },
   ];

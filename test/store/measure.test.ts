@@ -33,7 +33,7 @@ describe(`a db of ${PETS.toLocaleString("en")} pets`, () => {
     const page = await store.pets.list({ status: "sold", limit: 20, afterId: middle });
     expect(page.pets.map((pet) => pet.id)).toEqual(Array.from({ length: 20 }, (_, i) => middle + 1 + 3 * i));
     expect(page.hasMore).toBe(true);
-    expect(await store.pets.get(middle)).toMatchObject({ id: middle, name: `pet number ${middle}` });
+    expect(await store.pets.get(middle)).toMatchObject({ pet: { id: middle, name: `pet number ${middle}` }, revision: 1 });
 
     const created = await Promise.all(Array.from({ length: BURST }, (_, i) => store.pets.create(newPet(i))));
     expect(created.map((pet) => pet.id)).toEqual(Array.from({ length: BURST }, (_, i) => PETS + 1 + i));

@@ -12,7 +12,7 @@ describe.each(ENGINES)("PetStore ($name)", ({ open }) => {
     const pets = await Promise.all(Array.from({ length: 200 }, (_, i) => store.pets.create(newPet(i))));
     expect(pets.map((pet) => pet.id)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
     expect(pets[7]).toEqual({ id: 8, name: "pet 7", categoryId: 2, status: "available" });
-    expect(await store.pets.get(200)).toEqual(pets[199]);
+    expect(await store.pets.get(200)).toEqual({ pet: pets[199], revision: 1 });
     await store.close();
   });
 
@@ -30,7 +30,7 @@ describe.each(ENGINES)("PetStore ($name)", ({ open }) => {
       turns++;
     }
     expect(turns).toBeGreaterThan(0);
-    expect(await store.pets.get(1)).toEqual(await created);
+    expect(await store.pets.get(1)).toEqual({ pet: await created, revision: 1 });
     await store.close();
   });
 
@@ -79,7 +79,7 @@ describe.each(ENGINES)("PetStore ($name)", ({ open }) => {
     const store = await open();
     const pet = await store.pets.create(newPet(1));
     expect(() => Object.assign(pet, { name: "changed" })).toThrow(TypeError);
-    expect((await store.pets.get(pet.id))?.name).toBe("pet 1");
+    expect((await store.pets.get(pet.id))?.pet.name).toBe("pet 1");
     await store.close();
   });
 });

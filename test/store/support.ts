@@ -63,6 +63,8 @@ export interface OnDisk {
 interface JournalLine {
   nextPetId: number;
   pets?: Pet[];
+  updated?: (Pet & { revision: number })[];
+  deleted?: number[];
   keys?: KeyRecord[];
   revoked?: [string, string][];
   touched?: [string, string][];
@@ -78,7 +80,8 @@ export function readOnDisk(file: string): OnDisk {
   const keys = new Map(snapshot.keys.map((key) => [key.id, key]));
   let nextPetId = snapshot.nextPetId;
   for (const line of journalLines(file)) {
-    for (const pet of line.pets ?? []) pets.set(pet.id, pet);
+    for (const pet of [...(line.pets ?? []), ...(line.updated ?? [])]) pets.set(pet.id, pet);
+    for (const id of line.deleted ?? []) pets.delete(id);
     for (const key of line.keys ?? []) if (!keys.has(key.id)) keys.set(key.id, key);
     for (const [id, at] of line.revoked ?? []) keys.set(id, { ...keys.get(id)!, revokedAt: keys.get(id)!.revokedAt ?? at });
     for (const [id, at] of line.touched ?? []) keys.set(id, { ...keys.get(id)!, lastUsedAt: at });

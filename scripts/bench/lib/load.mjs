@@ -9,9 +9,11 @@ import { cpuMsOf } from "./processes.mjs";
  *
  * @example await load({ url, seconds: 10, connections: 50, headers, expect: 200 })
  */
-export async function load({ url, seconds, connections = 50, method = "GET", headers = {}, body, expect, pid }) {
+export async function load({ url, seconds, connections = 50, method = "GET", headers = {}, body, setupRequest, expect, pid }) {
   const cpuBefore = pid === undefined ? NaN : cpuMsOf(pid);
-  const result = await autocannon({ url, duration: seconds, connections, method, headers, body, timeout: 10 });
+  // setupRequest (autocannon's) rewrites each request: e.g. a new body, so every PATCH changes something.
+  const requests = setupRequest === undefined ? undefined : [{ setupRequest }];
+  const result = await autocannon({ url, duration: seconds, connections, method, headers, body, requests, timeout: 10 });
   const cpuMs = pid === undefined ? NaN : cpuMsOf(pid) - cpuBefore;
   const statuses = {};
   for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {})) statuses[status] = Number(count);

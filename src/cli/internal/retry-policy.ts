@@ -4,8 +4,12 @@
 const BACKOFF_BASE_MS = 250;
 const BACKOFF_CAP_MS = 8_000;
 const RETRIED_STATUSES = new Set([502, 503, 504]);
-/** Methods safe to send twice: GET by nature, POST because every one carries a fresh Idempotency-Key. */
-const REPEATABLE_METHODS = new Set(["GET", "POST"]);
+/**
+ * Methods safe to send twice after an answer that may have come after the work was done (a lost
+ * connection, a 502/503/504). POST is not one yet: it carries an Idempotency-Key, but until the
+ * server keeps those (issue 13), a repeated create could make a second pet.
+ */
+const REPEATABLE_METHODS = new Set(["GET"]);
 
 /** What one attempt produced, as far as the policy cares. */
 export interface AttemptOutcome {
@@ -27,8 +31,8 @@ export interface RetryPolicy {
 }
 
 /**
- * The wait before the next attempt, or undefined to stop. 429 is retried for every method;
- * GET and POST (which carries an Idempotency-Key) also on transient connection failures and
+ * The wait before the next attempt, or undefined to stop. 429 is retried for every method (the
+ * request was refused, nothing was done); GET also on transient connection failures and
  * 502/503/504. Retry-After is obeyed, never shortened: when it would take the total wait past
  * --max-wait we stop at once and say when to retry. Backoff (exponential, full jitter) is cut
  * to what is left of --max-wait.

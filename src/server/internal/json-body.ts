@@ -10,8 +10,8 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
  * Reads a JSON request body: checks the media type, enforces the size limit while the body
  * streams in (a huge body is refused without being buffered), and rejects invalid UTF-8.
  */
-export async function readJsonBody(event: H3Event): Promise<unknown> {
-  assertJsonMediaType(event.req.headers.get("content-type"));
+export async function readJsonBody(event: H3Event, mediaTypes: readonly string[] = JSON_ONLY): Promise<unknown> {
+  assertMediaType(event.req.headers.get("content-type"), mediaTypes);
   const declared = event.req.headers.get("content-length");
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw payloadTooLarge();
   const bytes = await readLimited(event.req.body);
@@ -38,12 +38,14 @@ function withoutExcerpt(message: string): string {
   return bare === "" ? "not a JSON value" : bare;
 }
 
-function assertJsonMediaType(contentType: string | null): void {
+const JSON_ONLY = ["application/json"];
+
+function assertMediaType(contentType: string | null, mediaTypes: readonly string[]): void {
   const mediaType = contentType?.split(";", 1)[0]?.trim().toLowerCase();
-  if (mediaType !== "application/json") {
+  if (mediaType === undefined || !mediaTypes.includes(mediaType)) {
     throw new ApiHttpError(
       "unsupported_media_type",
-      `Content-Type must be application/json, got ${contentType === null ? "none" : JSON.stringify(safeEcho(contentType))}`,
+      `Content-Type must be ${mediaTypes.join(" or ")}, got ${contentType === null ? "none" : JSON.stringify(safeEcho(contentType))}`,
     );
   }
 }

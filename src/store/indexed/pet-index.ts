@@ -1,54 +1,119 @@
-import { PET_STATUSES, type Pet, type PetStatus } from "../../contract/values.js";
-import type { ListPetsQuery, PetPage } from "../pet-store.js";
+import type { Pet } from "../../contract/values.js";
+import type { ListPetsQuery, PetPage, StoredPet } from "../pet-store.js";
+import type { PetRecord } from "./records.js";
 
 /**
- * Committed pets, indexed so that a page costs a binary search and a slice, never a scan.
- * Ids only grow, so appending keeps every array sorted by id.
+ * Committed pets, indexed so that a page costs a binary search and a slice, never a scan: one
+ * id-sorted list of all pets, one per status, one per category and one per (status, category),
+ * so a filtered page only ever looks at pets inside its filter.
  */
 export class PetIndex {
-  readonly #all: Pet[] = [];
-  readonly #byId = new Map<number, Pet>();
-  readonly #byStatus = Object.fromEntries(PET_STATUSES.map((status) => [status, [] as Pet[]])) as Record<
-    PetStatus,
-    Pet[]
-  >;
+  readonly #byId = new Map<number, StoredPet>();
+  readonly #lists = new Map<string, Pet[]>([["", []]]);
+  #lastId = 0;
 
-  /** Appends pets whose ids are all greater than every id already held. */
-  append(pets: readonly Pet[]): void {
-    for (const pet of pets) {
-      this.#all.push(pet);
-      this.#byId.set(pet.id, pet);
-      this.#byStatus[pet.status].push(pet);
+  /** Adds or replaces pets (a replaced pet moves to the lists of its new status and category). */
+  put(records: readonly StoredPet[]): void {
+    for (const stored of records) {
+      const held = this.#byId.get(stored.pet.id);
+      this.#byId.set(stored.pet.id, stored);
+      if (held) this.#relist(held.pet, stored.pet);
+      else for (const key of listKeys(stored.pet)) insertSorted(this.#listFor(key), stored.pet);
+      this.#lastId = Math.max(this.#lastId, stored.pet.id);
     }
   }
 
-  get(id: number): Pet | undefined {
+  /** Removes the pets with these ids; unknown ids are skipped. */
+  remove(ids: Iterable<number>): void {
+    for (const id of ids) {
+      const held = this.#byId.get(id);
+      if (!held) continue;
+      this.#byId.delete(id);
+      this.#unlist(held.pet);
+    }
+  }
+
+  get(id: number): StoredPet | undefined {
     return this.#byId.get(id);
   }
 
-  list({ status, afterId = 0, limit }: ListPetsQuery): PetPage {
-    const pets = status ? this.#byStatus[status] : this.#all;
+  list({ status, categoryId, afterId = 0, limit }: ListPetsQuery): PetPage {
+    const pets = this.#lists.get(listKey(status, categoryId)) ?? [];
     const start = firstAfter(pets, afterId);
     const end = start + Math.max(0, limit);
     return { pets: pets.slice(start, end), hasMore: end < pets.length };
   }
 
   get size(): number {
-    return this.#all.length;
+    return this.#byId.size;
   }
 
+  /** The highest id ever held, deleted pets included. */
   get lastId(): number {
-    return this.#all.at(-1)?.id ?? 0;
+    return this.#lastId;
   }
 
-  /** The committed pets followed by `extra`: a new array, the index is not changed. */
-  concat(extra: readonly Pet[]): Pet[] {
-    return this.#all.concat(extra);
+  /** The committed pets as file records, sorted by id: a new array, the index is not changed. */
+  records(): PetRecord[] {
+    return (this.#lists.get("") ?? []).map((pet) => toPetRecord(this.#byId.get(pet.id) ?? { pet, revision: 1 }));
+  }
+
+  /** A pet in the lists it stays in is replaced where it is (a binary search, no array moves); it moves only out of the others. */
+  #relist(held: Pet, pet: Pet): void {
+    const keys = listKeys(pet);
+    const heldKeys = listKeys(held);
+    for (let i = 0; i < keys.length; i++) {
+      const list = this.#lists.get(heldKeys[i]!);
+      const at = list ? firstAfter(list, held.id - 1) : -1;
+      if (keys[i] === heldKeys[i] && list && list[at]?.id === held.id) {
+        list[at] = pet;
+        continue;
+      }
+      this.#unlistFrom(heldKeys[i]!, held.id);
+      insertSorted(this.#listFor(keys[i]!), pet);
+    }
+  }
+
+  #unlist(pet: Pet): void {
+    for (const key of listKeys(pet)) this.#unlistFrom(key, pet.id);
+  }
+
+  #unlistFrom(key: string, id: number): void {
+    const list = this.#lists.get(key);
+    if (!list) return;
+    const at = firstAfter(list, id - 1);
+    if (list[at]?.id === id) list.splice(at, 1);
+    if (list.length === 0 && key !== "") this.#lists.delete(key);
+  }
+
+  #listFor(key: string): Pet[] {
+    let list = this.#lists.get(key);
+    if (!list) this.#lists.set(key, (list = []));
+    return list;
   }
 }
 
+/** A pet as the file holds it: the revision only when past 1, so unchanged pets are written as they are. */
+export function toPetRecord({ pet, revision }: StoredPet): PetRecord {
+  return revision === 1 ? pet : { ...pet, revision };
+}
+
+function listKey(status: string | undefined, categoryId: number | undefined): string {
+  return `${status ?? ""}/${categoryId ?? ""}`.replace(/^\/$/, "");
+}
+
+function listKeys(pet: Pet): string[] {
+  return ["", listKey(pet.status, undefined), listKey(undefined, pet.categoryId), listKey(pet.status, pet.categoryId)];
+}
+
+/** Inserts `pet` at its place by id: an append when it is the newest, as nearly always. */
+function insertSorted(list: Pet[], pet: Pet): void {
+  if ((list.at(-1)?.id ?? 0) < pet.id) list.push(pet);
+  else list.splice(firstAfter(list, pet.id), 0, pet);
+}
+
 /** Index of the first pet whose id is greater than `afterId` (pets.length when none is). */
-export function firstAfter(pets: readonly Pet[], afterId: number): number {
+export function firstAfter(pets: readonly { id: number }[], afterId: number): number {
   let low = 0;
   let high = pets.length;
   while (low < high) {

@@ -2,6 +2,17 @@ import * as z from "zod";
 import { KeyLimitsSchema, PetSchema, PlanSchema } from "../../contract/schemas.js";
 import type { NewPet, Pet } from "../../contract/values.js";
 import type { KeyRecord } from "../key-store.js";
+import type { PetPatch, StoredPet } from "../pet-store.js";
+
+/** A pet in the db file and the journal: `revision` only once past 1 (older files have none). */
+export const PetRecordSchema = PetSchema.extend({ revision: z.int().min(2).optional() });
+export type PetRecord = z.infer<typeof PetRecordSchema>;
+
+/** The pet and revision of a file record, the pet frozen and without the revision field. */
+export function toStoredPet(record: PetRecord): StoredPet {
+  const { revision = 1, ...pet } = record;
+  return { pet: Object.freeze(pet), revision };
+}
 
 export const KeyRecordSchema = z.object({
   id: z.string().min(1),
@@ -36,6 +47,16 @@ export function firstIssue(error: z.ZodError): string {
 export function newPet(id: number, input: Required<NewPet>): Pet {
   const { name, categoryId, status } = input;
   return Object.freeze(check(PetSchema, "pet", { id, name, categoryId, status }));
+}
+
+/** The pet with `patch` applied, at the next revision; throws when the result could not be loaded again. */
+export function patchedPet(stored: StoredPet, patch: PetPatch): StoredPet {
+  const { id, name, categoryId, status } = { ...stored.pet, ...definedFields(patch) };
+  return { pet: Object.freeze(check(PetSchema, "pet", { id, name, categoryId, status })), revision: stored.revision + 1 };
+}
+
+function definedFields(patch: PetPatch): PetPatch {
+  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
 }
 
 export function newKeyRecord(record: KeyRecord): KeyRecord {

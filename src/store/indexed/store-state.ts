@@ -1,27 +1,34 @@
 import type { Pet } from "../../contract/values.js";
 import type { KeyRecord } from "../key-store.js";
+import type { StoredPet } from "../pet-store.js";
 import { KeyIndex } from "./key-index.js";
-import { PetIndex } from "./pet-index.js";
+import { firstAfter, PetIndex, toPetRecord } from "./pet-index.js";
+import { toStoredPet, type PetRecord } from "./records.js";
 
 /** Everything a store holds, as it is written to the db file. */
 export interface StoreData {
   version: 1;
   nextPetId: number;
-  /** Sorted by id. */
-  pets: Pet[];
+  /** Sorted by id. Deleted pets are simply absent; nextPetId keeps their ids from coming back. */
+  pets: PetRecord[];
   keys: KeyRecord[];
 }
 
 /** The changes that one group commit makes durable together. */
 export interface Batch {
+  /** Created pets (revision 1). */
   pets: Pet[];
+  /** Updated pets by id, each at its new revision; the last update of a pet in the batch wins. */
+  updated: Map<number, StoredPet>;
+  /** Ids of deleted pets. */
+  deleted: Set<number>;
   keys: KeyRecord[];
   /** Key id to revokedAt. */
   revocations: Map<string, string>;
 }
 
 export function emptyBatch(): Batch {
-  return { pets: [], keys: [], revocations: new Map() };
+  return { pets: [], updated: new Map(), deleted: new Set(), keys: [], revocations: new Map() };
 }
 
 export function emptyStoreData(): StoreData {
@@ -36,7 +43,7 @@ export class StoreState {
 
   /** `data` must be valid: pets sorted by unique id, keys with unique ids and hashes. */
   constructor(data: StoreData = emptyStoreData()) {
-    this.pets.append(data.pets);
+    this.pets.put(data.pets.map(toStoredPet));
     this.keys.add(data.keys);
     this.#nextPetId = Math.max(data.nextPetId, this.pets.lastId + 1);
   }
@@ -55,15 +62,30 @@ export class StoreState {
     return {
       version: 1,
       nextPetId: this.#nextPetId,
-      pets: this.pets.concat(batch.pets),
+      pets: petsAfter(this.pets.records(), batch),
       keys: this.keys.concat(batch.revocations, batch.keys),
     };
   }
 
   /** Makes a durable batch visible. */
   apply(batch: Batch): void {
-    this.pets.append(batch.pets);
+    this.pets.put(batch.pets.map((pet) => ({ pet, revision: 1 })));
+    this.pets.put([...batch.updated.values()]);
+    this.pets.remove(batch.deleted);
     this.keys.add(batch.keys);
     this.keys.revoke(batch.revocations);
   }
+}
+
+/** The committed records (sorted by id) with `batch` applied: updates and deletes in place, creates (the newest ids) at the end. */
+function petsAfter(records: PetRecord[], batch: Batch): PetRecord[] {
+  for (const stored of batch.updated.values()) {
+    const at = firstAfter(records, stored.pet.id - 1);
+    if (records[at]?.id === stored.pet.id) records[at] = toPetRecord(stored);
+  }
+  for (const id of batch.deleted) {
+    const at = firstAfter(records, id - 1);
+    if (records[at]?.id === id) records.splice(at, 1);
+  }
+  return batch.pets.length === 0 ? records : records.concat(batch.pets);
 }

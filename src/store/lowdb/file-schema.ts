@@ -1,12 +1,11 @@
 import * as z from "zod";
-import { PetSchema } from "../../contract/schemas.js";
-import { firstIssue, KeyRecordSchema } from "../indexed/records.js";
+import { firstIssue, KeyRecordSchema, PetRecordSchema } from "../indexed/records.js";
 import type { StoreData } from "../indexed/store-state.js";
 
 const StoreFileSchema = z.object({
   version: z.literal(1),
   nextPetId: z.int().min(1),
-  pets: z.array(PetSchema),
+  pets: z.array(PetRecordSchema),
   keys: z.array(KeyRecordSchema),
 });
 

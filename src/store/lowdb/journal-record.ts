@@ -1,14 +1,19 @@
 import * as z from "zod";
-import { PetSchema } from "../../contract/schemas.js";
 import type { Commit } from "../indexed/group-commit.js";
-import { firstIssue, KeyRecordSchema } from "../indexed/records.js";
+import { toPetRecord } from "../indexed/pet-index.js";
+import { firstIssue, KeyRecordSchema, PetRecordSchema } from "../indexed/records.js";
 
 // [key id, ISO instant]
 const KeyInstantsSchema = z.array(z.tuple([z.string().min(1), z.iso.datetime()]));
 
 const JournalRecordSchema = z.object({
   nextPetId: z.int().min(1),
-  pets: z.array(PetSchema).default([]),
+  /** Created pets. */
+  pets: z.array(PetRecordSchema).default([]),
+  /** Updated pets, whole, at their new revision. */
+  updated: z.array(PetRecordSchema).default([]),
+  /** Ids of deleted pets. */
+  deleted: z.array(z.int().min(1)).default([]),
   keys: z.array(KeyRecordSchema).default([]),
   revoked: KeyInstantsSchema.default([]),
   touched: KeyInstantsSchema.default([]),
@@ -29,6 +34,8 @@ export interface ParsedJournal {
 export function encodeRecord({ batch, touches, nextPetId }: Commit): Buffer {
   const record: Partial<JournalRecord> = { nextPetId };
   if (batch.pets.length > 0) record.pets = batch.pets;
+  if (batch.updated.size > 0) record.updated = [...batch.updated.values()].map(toPetRecord);
+  if (batch.deleted.size > 0) record.deleted = [...batch.deleted];
   if (batch.keys.length > 0) record.keys = batch.keys;
   if (batch.revocations.size > 0) record.revoked = [...batch.revocations];
   if (touches.size > 0) record.touched = [...touches];

@@ -1,41 +1,73 @@
-import type { Pet } from "../../contract/values.js";
 import type { KeyRecord } from "../key-store.js";
-import { firstAfter } from "../indexed/pet-index.js";
+import type { PetRecord } from "../indexed/records.js";
 import type { StoreData } from "../indexed/store-state.js";
 import type { JournalRecord } from "./journal-record.js";
 
 /**
  * The snapshot with the journal's records applied in order. Idempotent: a record that is
  * already in the snapshot (a compaction that crashed before emptying the journal) changes
- * nothing. Throws, naming the line, when a record contradicts the snapshot.
+ * nothing, and a pet the snapshot no longer holds comes back only until the line that deleted
+ * it is replayed. Throws, naming the line, when a record contradicts the snapshot.
  */
 export function replayJournal(data: StoreData, records: readonly JournalRecord[]): StoreData {
-  const pets = [...data.pets];
+  const pets = new PetTable(data.pets);
   const keys = new KeyTable(data.keys);
   let nextPetId = data.nextPetId;
   records.forEach((record, index) => {
     const where = `line ${index + 1}`;
-    for (const pet of record.pets) addPet(pets, pet, where);
+    for (const pet of record.pets) pets.put(pet, where);
+    for (const pet of record.updated) pets.put(pet, where);
+    for (const id of record.deleted) pets.delete(id);
     for (const key of record.keys) keys.add(key, where);
     for (const [id, at] of record.revoked) keys.revoke(id, at, where);
     for (const [id, at] of record.touched) keys.touch(id, at, where);
     nextPetId = Math.max(nextPetId, record.nextPetId);
   });
-  return { version: 1, nextPetId, pets, keys: keys.records() };
+  return { version: 1, nextPetId, pets: pets.records(), keys: keys.records() };
 }
 
-/** Appends a pet newer than all, or checks that an older one is already there unchanged. */
-function addPet(pets: Pet[], pet: Pet, where: string): void {
-  if (pet.id > (pets.at(-1)?.id ?? 0)) {
-    pets.push(pet);
-    return;
+/** Pets by id as records are replayed; a record older than the held revision is a no-op. */
+class PetTable {
+  readonly #byId: Map<number, PetRecord>;
+  #newest: number;
+  // Pets put back although older than the newest: only a later delete line explains them.
+  readonly #unexplained = new Map<number, string>();
+
+  constructor(records: readonly PetRecord[]) {
+    this.#byId = new Map(records.map((pet) => [pet.id, pet]));
+    this.#newest = records.at(-1)?.id ?? 0;
   }
-  const held = pets[firstAfter(pets, pet.id - 1)];
-  if (held?.id !== pet.id) throw new Error(`${where}: pet ${pet.id} is older than the newest pet but missing`);
-  if (!samePet(held, pet)) throw new Error(`${where}: pet ${pet.id} differs from the one in the database`);
+
+  put(pet: PetRecord, where: string): void {
+    const held = this.#byId.get(pet.id);
+    if (held) {
+      const revision = pet.revision ?? 1;
+      const heldRevision = held.revision ?? 1;
+      if (revision === heldRevision && !samePet(held, pet)) {
+        throw new Error(`${where}: pet ${pet.id} differs from the one in the database`);
+      }
+      if (revision > heldRevision) this.#byId.set(pet.id, pet);
+      return;
+    }
+    if (pet.id <= this.#newest && !this.#unexplained.has(pet.id)) this.#unexplained.set(pet.id, where);
+    this.#newest = Math.max(this.#newest, pet.id);
+    this.#byId.set(pet.id, pet);
+  }
+
+  delete(id: number): void {
+    this.#byId.delete(id);
+    this.#unexplained.delete(id);
+  }
+
+  records(): PetRecord[] {
+    for (const [id, where] of this.#unexplained) {
+      throw new Error(`${where}: pet ${id} is older than the newest pet but missing`);
+    }
+    return [...this.#byId.values()].sort((a, b) => a.id - b.id);
+  }
 }
 
-function samePet(a: Pet, b: Pet): boolean {
+function samePet(a: PetRecord, b: PetRecord): boolean {
   return a.name === b.name && a.categoryId === b.categoryId && a.status === b.status;
 }
 

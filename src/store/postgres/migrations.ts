@@ -42,6 +42,18 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX api_keys_live_admin ON api_keys (id) WHERE admin AND revoked_at IS NULL;
     `,
   },
+  {
+    version: 2,
+    description: "pets that change: revisions, category indexes",
+    sql: `
+      -- 1 at creation, one more with every update: what a pet's strong ETag is made of.
+      ALTER TABLE pets ADD COLUMN revision integer NOT NULL DEFAULT 1 CHECK (revision >= 1);
+      -- listPets by category, with or without a status: category_id = $1 [AND status = $2] AND id > $3
+      -- ORDER BY id LIMIT n reads only the filtered pets, in id order.
+      CREATE INDEX pets_category_id ON pets (category_id, id);
+      CREATE INDEX pets_status_category_id ON pets (status, category_id, id);
+    `,
+  },
 ];
 
 // Any constant works, as long as every petstore uses the same one: pg_advisory_xact_lock

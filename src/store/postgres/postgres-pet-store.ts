@@ -2,8 +2,17 @@ import type { Pool } from "pg";
 import { NewPetSchema } from "../../contract/schemas.js";
 import type { NewPet, Pet } from "../../contract/values.js";
 import { firstIssue } from "../indexed/records.js";
-import type { ListPetsQuery, PetPage, PetStore } from "../pet-store.js";
-import { PET_COLUMNS, toPet, type PetRow } from "./rows.js";
+import type {
+  ChangeOptions,
+  DeleteOutcome,
+  ListPetsQuery,
+  PetPage,
+  PetPatch,
+  PetStore,
+  StoredPet,
+  UpdateOutcome,
+} from "../pet-store.js";
+import { PET_COLUMNS, toPet, toStoredPet, type PetRow } from "./rows.js";
 import { storageCall } from "./storage-errors.js";
 
 // One INSERT of at most this many rows; creates that arrive meanwhile wait for the next.
@@ -56,30 +65,62 @@ export class PostgresPetStore implements PetStore {
     return created;
   }
 
-  async get(id: number): Promise<Pet | undefined> {
+  async get(id: number): Promise<StoredPet | undefined> {
     const pending = this.#pendingCreates();
     const { rows } = await storageCall(this.#database, () =>
       this.#pool.query<PetRow>(`SELECT ${PET_COLUMNS} FROM pets WHERE id = $1`, [id]),
     );
-    const [pet] = await this.#withoutPending(rows, pending);
-    return pet;
+    const [row] = await this.#withoutPending(rows, pending);
+    return row && toStoredPet(row);
   }
 
   async list(query: ListPetsQuery): Promise<PetPage> {
     const pending = this.#pendingCreates();
-    const afterId = query.afterId ?? 0;
     // One extra row tells whether more follow; one more per create that may have to be left out.
     const fetch = query.limit + 1 + pending.length;
-    const { rows } = await storageCall(this.#database, () =>
-      query.status === undefined
-        ? this.#pool.query<PetRow>(`SELECT ${PET_COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`, [afterId, fetch])
-        : this.#pool.query<PetRow>(
-            `SELECT ${PET_COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
-            [query.status, afterId, fetch],
-          ),
-    );
-    const pets = await this.#withoutPending(rows, pending);
+    const { text, values } = listQuery(query, fetch);
+    const { rows } = await storageCall(this.#database, () => this.#pool.query<PetRow>(text, values));
+    const pets = (await this.#withoutPending(rows, pending)).map(toPet);
     return { pets: pets.slice(0, query.limit), hasMore: pets.length > query.limit };
+  }
+
+  /**
+   * One UPDATE that changes the row only when it exists, is at the expected revision and would
+   * really change; when it changes nothing, one SELECT tells which of the three it was.
+   */
+  async update(id: number, patch: PetPatch, options: ChangeOptions = {}): Promise<UpdateOutcome> {
+    const parsed = PetPatchCheck.safeParse(patch);
+    if (!parsed.success) throw new TypeError(`invalid pet: ${firstIssue(parsed.error)}`);
+    const { name = null, categoryId = null, status = null } = patch;
+    const { rows } = await storageCall(this.#database, () =>
+      this.#pool.query<PetRow>(
+        `UPDATE pets SET name = COALESCE($2, name), category_id = COALESCE($3, category_id),
+                status = COALESCE($4, status), revision = revision + 1
+          WHERE id = $1 AND ($5::integer IS NULL OR revision = $5)
+            AND (name, category_id, status) IS DISTINCT FROM
+                (COALESCE($2, name), COALESCE($3::bigint, category_id), COALESCE($4, status))
+          RETURNING ${PET_COLUMNS}`,
+        [id, name, categoryId, status, options.ifRevision ?? null],
+      ),
+    );
+    if (rows[0]) return { outcome: "updated", stored: toStoredPet(rows[0]) };
+    const current = await this.get(id);
+    if (!current) return { outcome: "not_found" };
+    if (options.ifRevision !== undefined && options.ifRevision !== current.revision) {
+      return { outcome: "precondition_failed", stored: current };
+    }
+    return { outcome: "unchanged", stored: current };
+  }
+
+  async delete(id: number, options: ChangeOptions = {}): Promise<DeleteOutcome> {
+    const { rowCount } = await storageCall(this.#database, () =>
+      this.#pool.query(`DELETE FROM pets WHERE id = $1 AND ($2::integer IS NULL OR revision = $2)`, [
+        id,
+        options.ifRevision ?? null,
+      ]),
+    );
+    if (rowCount === 1) return "deleted";
+    return (await this.get(id)) ? "precondition_failed" : "not_found";
   }
 
   async #writeBatches(): Promise<void> {
@@ -122,10 +163,27 @@ export class PostgresPetStore implements PetStore {
     return this.#creating.size === 0 ? [] : [...this.#creating];
   }
 
-  async #withoutPending(rows: PetRow[], pending: Promise<number | undefined>[]): Promise<Pet[]> {
-    const pets = rows.map(toPet);
-    if (pending.length === 0 || pets.length === 0) return pets;
+  async #withoutPending(rows: PetRow[], pending: Promise<number | undefined>[]): Promise<PetRow[]> {
+    if (pending.length === 0 || rows.length === 0) return rows;
     const hidden = new Set(await Promise.all(pending));
-    return pets.filter((pet) => !hidden.has(pet.id));
+    return rows.filter((row) => !hidden.has(Number(row.id)));
   }
+}
+
+// What an update may set, checked as createPet's body is, so that nothing the schema's CHECKs
+// refuse reaches the database as a 500.
+const PetPatchCheck = NewPetSchema.partial();
+
+/**
+ * The SELECT of a page: each filter combination has its own index ((status, id), (category_id,
+ * id), (status, category_id, id), or the primary key), so a page reads only pets in its filter.
+ */
+function listQuery(query: ListPetsQuery, fetch: number): { text: string; values: unknown[] } {
+  const conditions: string[] = [];
+  const values: unknown[] = [];
+  if (query.status !== undefined) conditions.push(`status = $${values.push(query.status)}`);
+  if (query.categoryId !== undefined) conditions.push(`category_id = $${values.push(query.categoryId)}`);
+  conditions.push(`id > $${values.push(query.afterId ?? 0)}`);
+  const limit = `$${values.push(fetch)}`;
+  return { text: `SELECT ${PET_COLUMNS} FROM pets WHERE ${conditions.join(" AND ")} ORDER BY id LIMIT ${limit}`, values };
 }

@@ -1,6 +1,7 @@
 // Rows as pg returns them (bigint as a string, timestamptz as a Date) and the records we hand out.
 import type { Pet, PetStatus, Plan } from "../../contract/values.js";
 import type { KeyRecord } from "../key-store.js";
+import type { StoredPet } from "../pet-store.js";
 import { freezeKeyRecord } from "../indexed/records.js";
 
 export interface PetRow {
@@ -8,6 +9,7 @@ export interface PetRow {
   name: string;
   category_id: string;
   status: PetStatus;
+  revision: number;
 }
 
 export interface KeyRow {
@@ -24,12 +26,16 @@ export interface KeyRow {
   last_used_at: Date | null;
 }
 
-export const PET_COLUMNS = "id, name, category_id, status";
+export const PET_COLUMNS = "id, name, category_id, status, revision";
 export const KEY_COLUMNS =
   "id, hash, prefix, plan, name, admin, per_minute, per_day, created_at, revoked_at, last_used_at";
 
 export function toPet(row: PetRow): Pet {
   return Object.freeze({ id: safeInteger(row.id), name: row.name, categoryId: safeInteger(row.category_id), status: row.status });
+}
+
+export function toStoredPet(row: PetRow): StoredPet {
+  return { pet: toPet(row), revision: row.revision };
 }
 
 export function toKeyRecord(row: KeyRow): KeyRecord {

@@ -39,7 +39,7 @@ export function inMemoryApi(script: Script): InMemoryApi {
       requests.push(seen);
       const answer = typeof script === "function" ? script(seen) : script[Math.min(requests.length, script.length) - 1];
       if (!answer) throw new Error(`the script has no answer for ${wire.method} ${seen.path}`);
-      const response = toResponse(answer);
+      const response = toResponse(withEtag(answer, wire.method, url.pathname));
       await checkResponse(wire.method, wire.url, response.clone());
       const headers = Object.fromEntries([...response.headers].map(([name, value]) => [name, value]));
       return { kind: "answer", status: response.status, headers, text: await response.text() };
@@ -61,6 +61,15 @@ export const GET_PET_DEPRECATION = {
   sunset: "Thu, 05 Dec 2030 00:00:00 GMT",
   link: '<http://127.0.0.1/v1/pets>; rel="successor-version"',
 };
+
+/** Pet answers and pages carry an ETag on the real server (issue 13): added when a script leaves it out. */
+function withEtag(answer: ScriptedAnswer, method: string, path: string): ScriptedAnswer {
+  if (answer.headers?.etag !== undefined || ![200, 201, 304].includes(answer.status) || method === "DELETE") return answer;
+  if (!/\/pets(\/\d+)?$/.test(path)) return answer;
+  const id = (answer.body as { id?: unknown } | undefined)?.id;
+  const etag = path.endsWith("/pets") && method === "GET" ? '"page-scripted"' : `"pet-${String(id ?? 0)}-1"`;
+  return { ...answer, headers: { ...answer.headers, etag } };
+}
 
 function toResponse(answer: ScriptedAnswer): Response {
   const headers = new Headers({ ...RATE_LIMIT_HEADERS, ...answer.headers });

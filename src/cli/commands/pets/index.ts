@@ -1,13 +1,15 @@
 import { Command } from "commander";
 import type { CliContext } from "../../context.js";
 import { addCommand } from "./add.js";
+import { deleteCommand } from "./delete.js";
 import { getCommand } from "./get.js";
 import { listCommand } from "./list.js";
 
 export function petsCommand(ctx: CliContext): Command {
   return new Command("pets")
-    .description("List, add and get pets")
+    .description("List, add, get and delete pets")
     .addCommand(listCommand(ctx))
     .addCommand(addCommand(ctx))
-    .addCommand(getCommand(ctx));
+    .addCommand(getCommand(ctx))
+    .addCommand(deleteCommand(ctx));
 }

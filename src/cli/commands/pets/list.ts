@@ -3,7 +3,7 @@ import { LIST_LIMIT_MAX, PET_STATUSES, type Pet, type PetStatus } from "../../..
 import { withClient, type CliContext } from "../../context.js";
 import type { ApiClient, ApiResponse } from "../../http.js";
 import { UsageError } from "../../errors.js";
-import { integerFlag } from "../../internal/flags.js";
+import { idValue, integerFlag } from "../../internal/flags.js";
 import { withExamples } from "../../internal/help.js";
 import { linkWithRel } from "../../internal/link-header.js";
 import { printOutcome, type Outcome } from "../../output/outcome.js";
@@ -12,6 +12,7 @@ import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js
 
 interface ListFlags {
   status?: PetStatus;
+  category?: string;
   limit?: string;
   all?: boolean;
 }
@@ -22,6 +23,7 @@ export const DEFAULT_LIST_LIMIT = 30;
 export interface ListOptions {
   settings: Settings;
   status?: PetStatus;
+  categoryId?: number;
   /** How many pets are wanted, fetched in pages of up to 100; every pet when undefined (--all). */
   limit: number | undefined;
 }
@@ -31,18 +33,21 @@ export function listCommand(ctx: CliContext): Command {
     .alias("ls")
     .description("List pets: a table on a terminal, tab-separated lines when piped, JSON with --json")
     .addOption(new Option("--status <status>", "only pets with this status").choices(PET_STATUSES))
+    .option("--category <id>", "only pets of this category (combines with --status)")
     .option("-L, --limit <n>", `how many pets to print (default ${DEFAULT_LIST_LIMIT}), fetched ${LIST_LIMIT_MAX} a page`)
     .option("--all", "every pet, however many pages that takes")
     .action(async (flags: ListFlags, self: Command) => {
       if (flags.all === true && flags.limit !== undefined) throw new UsageError("--all and --limit say different things: give one");
       const limit = flags.all === true ? undefined : integerFlag("--limit", flags.limit, DEFAULT_LIST_LIMIT, 1, Number.MAX_SAFE_INTEGER);
+      const categoryId = flags.category === undefined ? undefined : idValue("--category", flags.category);
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
-      printOutcome(await runList({ settings, status: flags.status, limit }, ctx), ctx, settings);
+      printOutcome(await runList({ settings, status: flags.status, categoryId, limit }, ctx), ctx, settings);
     });
   return withExamples(
     command,
     "petstore pets list --status available",
     "petstore pets list --limit 250",
+    "petstore pets list --category 3 --status sold",
     "petstore pets list --all --json > pets.json",
     "petstore pets list --all | cut -f2        # names only",
   );
@@ -72,7 +77,7 @@ async function fetchPets(api: ApiClient, options: ListOptions, progress: Progres
   const pets: Pet[] = [];
   const seen = new Set<string>();
   let target: string | undefined = "/pets";
-  let query: Record<string, string | number | undefined> | undefined = { status: options.status, limit: pageSize(wanted) };
+  let query: Record<string, string | number | undefined> | undefined = { status: options.status, categoryId: options.categoryId, limit: pageSize(wanted) };
   for (let page = 1; target !== undefined; page++) {
     const response: ApiResponse<unknown> = await api.request("GET", target, { query });
     pets.push(...expectArray<Pet>(response.body, response.url));
@@ -81,7 +86,7 @@ async function fetchPets(api: ApiClient, options: ListOptions, progress: Progres
     if (page > 1 || next !== undefined) progress.update(`Fetched ${count(pets.length, "pet")} (${count(page, "page")})…`);
     if (next !== undefined && seen.has(next)) throw new Error(`the server's next link repeats a page: ${next}`);
     if (next !== undefined) seen.add(next);
-    // The next link carries status and the cursor; only the page size may need to shrink.
+    // The next link carries the filters and the cursor; only the page size may need to shrink.
     target = next === undefined ? undefined : withLimit(next, pageSize(wanted - pets.length));
     query = undefined;
   }

@@ -1,0 +1,46 @@
+import { createHash } from "node:crypto";
+import type { StoredPet } from "../../store/pet-store.js";
+
+/**
+ * Strong entity tags (RFC 9110 8.8.3). A pet's is `"pet-<id>-<revision>"`: ids are never reused
+ * and the revision grows with every update, so the tag changes whenever the pet does and never
+ * comes back. A page's is a digest of exactly what it answers (body and Link).
+ */
+export function petEtag({ pet, revision }: StoredPet): string {
+  return `"pet-${pet.id}-${revision}"`;
+}
+
+/** The tag of a page: the same bytes, the same tag. */
+export function pageEtag(body: string, link: string | null): string {
+  const digest = createHash("sha256").update(body).update("\n").update(link ?? "").digest("base64url");
+  return `"page-${digest.slice(0, 32)}"`;
+}
+
+/** `*` or the entity tags listed in an If-Match / If-None-Match header (RFC 9110 13.1.1 and 13.1.2). */
+export function entityTags(header: string): "*" | string[] {
+  if (header.trim() === "*") return "*";
+  return header.match(/(?:W\/)?"[^"]*"/g) ?? [];
+}
+
+/** If-None-Match uses the weak comparison: `W/"x"` matches `"x"`. */
+export function noneMatchHits(header: string | null, etag: string): boolean {
+  if (header === null) return false;
+  const tags = entityTags(header);
+  return tags === "*" || tags.some((tag) => tag.replace(/^W\//, "") === etag);
+}
+
+/**
+ * The revisions of pet `id` that an If-Match header accepts, by the strong comparison (a weak tag
+ * never matches): undefined for no header or `*` (any current pet), [] when no tag can match.
+ */
+export function ifMatchRevisions(header: string | null, id: number): number[] | undefined {
+  if (header === null) return undefined;
+  const tags = entityTags(header);
+  if (tags === "*") return undefined;
+  const revisions: number[] = [];
+  for (const tag of tags) {
+    const match = /^"pet-(\d+)-(\d+)"$/.exec(tag);
+    if (match && Number(match[1]) === id) revisions.push(Number(match[2]));
+  }
+  return revisions;
+}
