@@ -92,7 +92,7 @@ describe("retries against a rate limiter in front of the API", () => {
     expect(fake.requests).toHaveLength(3);
   });
 
-  it("retries a GET and a POST (with one Idempotency-Key) on 503, and exits 1 for a 5xx", async () => {
+  it("retries a GET on 503 but not a POST (the server keeps no Idempotency-Keys yet), and exits 1 for a 5xx", async () => {
     fake = await startFakeApi([errorResponse(503, "storage_unavailable", "busy")]);
     const get = await runCli(["pets", "list", "--retries", "1"], { env: { PETSTORE_BASE_URL: fake.baseUrl } });
     expect(get.code).toBe(1);
@@ -101,9 +101,8 @@ describe("retries against a rate limiter in front of the API", () => {
     expect(post.code).toBe(1);
     expect(post.stderr).toMatch(/^Error: busy \(storage_unavailable, HTTP 503\)\n/);
     const posts = fake.requests.slice(2);
-    expect(posts).toHaveLength(2);
+    expect(posts).toHaveLength(1);
     expect(posts[0]?.headers["idempotency-key"]).toMatch(/^[0-9a-f-]{36}$/);
-    expect(posts[1]?.headers["idempotency-key"]).toBe(posts[0]?.headers["idempotency-key"]);
   });
 
   it("exits 1 for a 400", async () => {
