@@ -1,5 +1,6 @@
 // Loads the limits part of `serve --config <file>`: any subset of the defaults may be overridden.
 import * as z from "zod";
+import { summarizeIssue } from "../contract/validation.js";
 import { JsonFileError, readJsonFile } from "../support/json-file.js";
 import { defaultLimitsConfig, type LimitsConfig } from "./plans.js";
 
@@ -97,14 +98,12 @@ function mergeLimitsConfig(file: ServeConfigFile): LimitsConfig {
 }
 
 function toConfigError(file: string, error: z.ZodError): LimitsConfigError {
-  const issue = error.issues[0];
-  if (!issue) return new LimitsConfigError(file, undefined, "is invalid");
-  const path = issue.path.map(String);
-  if (issue.code === "unrecognized_keys") {
-    const field = [...path, issue.keys[0] ?? ""].join(".");
-    const hint = field === "plans.enterprise" ? " (enterprise keys carry their own limits)" : "";
-    return new LimitsConfigError(file, field, `unknown field${hint}`);
+  const summary = summarizeIssue(error);
+  if (!summary) return new LimitsConfigError(file, undefined, "is invalid");
+  if (summary.kind === "unknown_field") {
+    const hint = summary.field === "plans.enterprise" ? " (enterprise keys carry their own limits)" : "";
+    return new LimitsConfigError(file, summary.field, `unknown field${hint}`);
   }
-  if (path.length === 0) return new LimitsConfigError(file, undefined, "must be a JSON object");
-  return new LimitsConfigError(file, path.join("."), issue.message);
+  if (summary.kind === "not_an_object" || summary.field === "") return new LimitsConfigError(file, undefined, "must be a JSON object");
+  return new LimitsConfigError(file, summary.field, summary.rule);
 }

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { StoredPet } from "../../store/pet-store.js";
 
 /**
@@ -12,7 +12,8 @@ export function petEtag({ pet, revision }: StoredPet): string {
 
 /** The tag of a page: the same bytes, the same tag. */
 export function pageEtag(body: string, link: string | null): string {
-  const digest = createHash("sha256").update(body).update("\n").update(link ?? "").digest("base64url");
+  // One-shot hash: this runs on every listing, and a Hash object costs about three times as much.
+  const digest = hash("sha256", link === null ? body : `${body}\n${link}`, "base64url");
   return `"page-${digest.slice(0, 32)}"`;
 }
 

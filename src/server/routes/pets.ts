@@ -36,11 +36,12 @@ export async function listPets(event: H3Event, pets: PetStore): Promise<Pet[] | 
   }
   const page = await pets.list({ status, categoryId, afterId, limit });
   const last = page.pets.at(-1);
+  let link: string | null = null;
   if (page.hasMore && last) {
-    const next = nextPageUrl(event.url, { limit: query.limit, status, categoryId: query.categoryId }, last.id);
-    event.res.headers.set("link", `<${next}>; rel="next"`);
+    link = `<${nextPageUrl(event.url, { limit: query.limit, status, categoryId: query.categoryId }, last.id)}>; rel="next"`;
+    event.res.headers.set("link", link);
   }
-  const etag = pageEtag(JSON.stringify(page.pets), event.res.headers.get("link"));
+  const etag = pageEtag(JSON.stringify(page.pets), link);
   return notModifiedOr(event, etag, page.pets);
 }
 

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { KeyLimitsSchema, PetSchema, PlanSchema } from "../../contract/schemas.js";
+import { fieldAndRule, summarizeIssue } from "../../contract/validation.js";
 import type { NewPet, Pet } from "../../contract/values.js";
 import type { KeyRecord } from "../key-store.js";
 import type { PetPatch, StoredPet } from "../pet-store.js";
@@ -35,12 +36,13 @@ function check<T>(schema: z.ZodType<T>, what: string, value: unknown): T {
   return result.data;
 }
 
-/** `pets.3.status: Invalid option...`: the contract's describeIssue speaks of request bodies. */
+/** `pets.3.status: Invalid option...`, about a stored record (describeIssue speaks of request bodies). */
 export function firstIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return "invalid";
-  const path = issue.path.map(String).join(".");
-  return path ? `${path}: ${issue.message}` : issue.message;
+  const summary = summarizeIssue(error);
+  if (!summary) return "invalid";
+  if (summary.kind === "unknown_field") return `${summary.field}: unknown field`;
+  if (summary.kind === "not_an_object") return summary.rule;
+  return fieldAndRule(summary);
 }
 
 /** The pet to store, frozen because the index hands the same object to every reader. */
