@@ -4,10 +4,11 @@
 // however often it is replayed. Only a pet's last request can be in flight at the kill: its pet
 // may then be found either as acknowledged before, or with that request applied.
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { PET_STATUSES, type Pet } from "../../src/contract/values.js";
-import { startServeProcess, tempDbPath, type ServeProcess } from "../helpers/serve-process.js";
+import { tempDbPath } from "../helpers/serve-process.js";
 import { readOnDisk } from "../store/support.js";
+import { killedAfterEachTest } from "./killed-servers.js";
 import { listAllPets, postPet, type Api } from "./store-api.js";
 
 const ROUNDS = 3;
@@ -20,16 +21,7 @@ interface Expected {
   inFlight?: Pet | null;
 }
 
-const running: ServeProcess[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((server) => server.stop("SIGKILL")));
-});
-
-async function serve(dbPath: string): Promise<{ server: ServeProcess; api: Api }> {
-  const server = await startServeProcess({ dbPath, args: ["--quiet"] });
-  running.push(server);
-  return { server, api: { baseUrl: server.baseUrl, key: server.adminKey } };
-}
+const serve = killedAfterEachTest();
 
 function send(api: Api, method: "PATCH" | "DELETE", id: number, body?: object): Promise<Response> {
   const headers: Record<string, string> = { authorization: `Bearer ${api.key}` };

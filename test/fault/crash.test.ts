@@ -5,10 +5,11 @@
 // The kill moments come from a seed printed with the test (CRASH_SEED=<n> in its name and output);
 // `CRASH_SEED=<n> npx vitest run test/fault/crash.test.ts` replays the same moments.
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { PET_STATUSES, type Pet } from "../../src/contract/values.js";
-import { startServeProcess, tempDbPath, type ServeProcess } from "../helpers/serve-process.js";
+import { tempDbPath } from "../helpers/serve-process.js";
 import { readOnDisk } from "../store/support.js";
+import { killedAfterEachTest } from "./killed-servers.js";
 import { createPet, listAllPets, postPet, type Api } from "./store-api.js";
 
 const ROUNDS = 5;
@@ -36,16 +37,7 @@ function seededRandom(seed: number): () => number {
   };
 }
 
-const running: ServeProcess[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((server) => server.stop("SIGKILL")));
-});
-
-async function serve(dbPath: string): Promise<{ server: ServeProcess; api: Api }> {
-  const server = await startServeProcess({ dbPath, args: ["--quiet"] });
-  running.push(server);
-  return { server, api: { baseUrl: server.baseUrl, key: server.adminKey } };
-}
+const serve = killedAfterEachTest();
 
 interface Load {
   /** Pets answered 201, as answered. */
