@@ -129,31 +129,38 @@ describe("deadlines (listenStrict with short ones: headers 0.6 s, request 1.5 s,
   });
 });
 
-describe.concurrent("the real server's limits (petstore serve)", () => {
-  let server: ServeProcess;
-
+/**
+ * A built `petstore serve` for one describe block: it must stop with exit 0 and log no error.
+ * Read it inside the tests (`server.current`), once beforeAll has run.
+ */
+function servedForThisBlock(): { readonly current: ServeProcess } {
+  const holder: { current: ServeProcess } = { current: undefined as unknown as ServeProcess };
   beforeAll(async () => {
-    server = await startServeProcess({ args: ["--quiet"] });
+    holder.current = await startServeProcess({ args: ["--quiet"] });
   });
-
   afterAll(async () => {
-    expect(await server?.stop()).toBe(0);
-    expect(server.stderr()).not.toMatch(/error:/);
+    expect(await holder.current?.stop()).toBe(0);
+    expect(holder.current.stderr()).not.toMatch(/error:/);
   });
+  return holder;
+}
+
+describe.concurrent("the real server's limits (petstore serve)", () => {
+  const server = servedForThisBlock();
 
   it("headers trickled for longer than 10 s get 408 request_timeout (Node alone would wait up to 40 s)", async () => {
-    const socket = await open(server.origin);
+    const socket = await open(server.current.origin);
     const head = requestHead("GET /v1/pets HTTP/1.1", [auth, ...Array.from({ length: 40 }, (_, i) => `X-Slow-${i}: ${"s".repeat(20)}`)]);
     expect408(await trickle(socket, head, 10));
   }, 20_000);
 
   it("a 20 KiB header: 431 headers_too_large with the Error body", async () => {
-    const answer = await sendRaw(server.origin, requestHead("GET /v1/pets HTTP/1.1", [auth, `X-Big: ${"b".repeat(20 * 1024)}`]));
+    const answer = await sendRaw(server.current.origin, requestHead("GET /v1/pets HTTP/1.1", [auth, `X-Big: ${"b".repeat(20 * 1024)}`]));
     expectErrorAnswer(answer!.status, answer!.headers["content-type"], answer!.body, { status: 431, code: "headers_too_large" });
   });
 
   it("Content-Length of 10 MB: 413 payload_too_large before a byte of the body is sent", async () => {
-    const socket = await open(server.origin);
+    const socket = await open(server.current.origin);
     const answer = readAnswer(socket);
     socket.write(requestHead("POST /v1/pets HTTP/1.1", [auth, "Content-Type: application/json", `Content-Length: ${10 * 1024 * 1024}`]));
     const got = await answer;
@@ -162,7 +169,7 @@ describe.concurrent("the real server's limits (petstore serve)", () => {
   });
 
   it("a chunked body past 64 KiB that never ends: 413 while it streams, so the server never waited for the rest", async () => {
-    const socket = await open(server.origin);
+    const socket = await open(server.current.origin);
     const answer = readAnswer(socket);
     socket.write(requestHead("POST /v1/pets HTTP/1.1", [auth, "Content-Type: application/json", "Transfer-Encoding: chunked"]));
     for (let i = 0; i < 8; i++) socket.write(`4000\r\n${" ".repeat(0x4000)}\r\n`);
@@ -173,7 +180,7 @@ describe.concurrent("the real server's limits (petstore serve)", () => {
   });
 
   it("a 10 MB chunked body: a complete 413 arrives before the client is done, and the server serves the next request", async () => {
-    const socket = await open(server.origin);
+    const socket = await open(server.current.origin);
     const answer = readAnswer(socket, { timeoutMs: 15_000 });
     socket.write(requestHead("POST /v1/pets HTTP/1.1", [auth, "Content-Type: application/json", "Transfer-Encoding: chunked"]));
     const total = 10 * 1024 * 1024;
@@ -194,7 +201,7 @@ describe.concurrent("the real server's limits (petstore serve)", () => {
     socket.destroy();
     expectErrorAnswer(got!.status, got!.headers["content-type"], got!.body, { status: 413, code: "payload_too_large" });
     expect(sent).toBeLessThan(total);
-    const next = await sendRaw(server.origin, requestHead("GET /v1/pets HTTP/1.1", [auth]));
+    const next = await sendRaw(server.current.origin, requestHead("GET /v1/pets HTTP/1.1", [auth]));
     expect(next?.status).toBe(200);
   });
 });
@@ -202,16 +209,7 @@ describe.concurrent("the real server's limits (petstore serve)", () => {
 // Alone, not beside the concurrent tests above: 50 connections torn down at once would race
 // their timing-sensitive 413s.
 describe("clients that hang up mid-request (petstore serve)", () => {
-  let server: ServeProcess;
-
-  beforeAll(async () => {
-    server = await startServeProcess({ args: ["--quiet"] });
-  });
-
-  afterAll(async () => {
-    expect(await server?.stop()).toBe(0);
-    expect(server.stderr()).not.toMatch(/error:/);
-  });
+  const server = servedForThisBlock();
 
   it("clients that hang up while their create is being written: the server stays up and exits cleanly", async () => {
     // listhen's connection tracker (http-shutdown) runs on every finished response; a response
@@ -220,13 +218,13 @@ describe("clients that hang up mid-request (petstore serve)", () => {
     const post = requestHead("POST /v1/pets HTTP/1.1", [auth, "Content-Type: application/json", `Content-Length: ${body.length}`]) + body;
     await Promise.all(
       Array.from({ length: 50 }, async (_, i) => {
-        const socket = await open(server.origin);
+        const socket = await open(server.current.origin);
         socket.write(post);
         await new Promise((resolve) => setTimeout(resolve, i % 5));
         socket.destroy();
       }),
     );
-    const answer = await sendRaw(server.origin, requestHead("GET /v1/pets HTTP/1.1", [auth]));
+    const answer = await sendRaw(server.current.origin, requestHead("GET /v1/pets HTTP/1.1", [auth]));
     expect(answer?.status).toBe(200);
   });
 });
