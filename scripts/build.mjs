@@ -21,7 +21,7 @@ await build({
   sourcemap: "linked",
   logLevel: "warning",
   // Server-only packages stay in node_modules: only `serve` imports them, lazily.
-  external: ["h3", "h3/*", "srvx", "srvx/*", "listhen", "lowdb", "lowdb/*"],
+  external: ["h3", "h3/*", "srvx", "srvx/*", "listhen", "lowdb", "lowdb/*", "pino", "prom-client"],
   // commander is CommonJS and requires node built-ins; ESM output needs a real require.
   banner: {
     js: "import { createRequire as __petstoreCreateRequire } from 'node:module'; const require = __petstoreCreateRequire(import.meta.url);",

@@ -10,6 +10,7 @@ import { UsageError } from "./errors.js";
 import { integerFlag } from "./internal/flags.js";
 import { pairingProblem, type Origin } from "./internal/key-pairing.js";
 import { checkDb, checkRedis } from "./internal/serve-checks.js";
+import { resolveServeOps, type ServeOpsFlags } from "./internal/serve-ops-settings.js";
 
 /** Where `petstore serve` listens by default. */
 export const DEFAULT_BASE_URL = LOCAL_BASE_URL;
@@ -38,7 +39,7 @@ export interface GlobalFlags {
 }
 
 /** `serve`'s own flags as commander parsed them. */
-export interface ServeFlags {
+export interface ServeFlags extends ServeOpsFlags {
   port?: string;
   host?: string;
   db?: string;
@@ -158,7 +159,7 @@ export async function resolveSettings(flags: GlobalFlags, ctx: { env: Env; confi
 }
 
 /** `serve`'s options: its flags, then PETSTORE_PORT, PETSTORE_HOST, ..., then the defaults (no config-file layer). */
-export function resolveServeOptions(flags: ServeFlags, ctx: { env: Env }): ServeOptions {
+export function resolveServeOptions(flags: ServeFlags, ctx: { env: Env; io?: { isStderrTTY: boolean } }): ServeOptions {
   const { env } = ctx;
   const setting = (flag: string | undefined, variable: string | undefined, fallback: string) =>
     (firstSet(["flag", flag], ["environment", variable]) ?? { value: fallback }).value;
@@ -185,6 +186,7 @@ export function resolveServeOptions(flags: ServeFlags, ctx: { env: Env }): Serve
     configFile: firstSet(["flag", flags.config], ["environment", env.PETSTORE_SERVE_CONFIG])?.value,
     quiet: flags.quiet === true,
     adminKey,
+    ...resolveServeOps(flags, env, ctx.io?.isStderrTTY ?? false),
   };
   const tls = tlsOf(flags);
   if (tls) options.tls = tls;

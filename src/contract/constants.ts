@@ -17,6 +17,10 @@ export const LIST_LIMIT_DEFAULT = 20;
 /** The path segment that carries the interface version, for production and staging alike. */
 export const API_PREFIX = "/v1";
 export const HEALTH_PATH = "/healthz";
+/** Readiness: 200 only while the store (and Redis) answer within a second. */
+export const READY_PATH = "/readyz";
+/** Prometheus metrics on the main port, only with --metrics-token. */
+export const METRICS_PATH = "/metrics";
 /** Where `petstore serve` listens by default, and so where the client looks by default. */
 export const LOCAL_BASE_URL = `http://127.0.0.1:3000${API_PREFIX}`;
 

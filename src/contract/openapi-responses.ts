@@ -46,6 +46,10 @@ const HEADER_COMPONENTS = {
   ),
   "WWW-Authenticate": header("The scheme to authenticate with (RFC 9110).", { const: 'Bearer realm="petstore"' }),
   Allow: header("The methods this path accepts.", { type: "string", examples: ["GET, HEAD, POST"] }),
+  "X-Request-Id": header(
+    "The id of this request in the server's log: the request's own X-Request-Id when it is 1 to 128 characters of letters, digits and ._:@/+=-, else one the server made up. Quote it when reporting a problem.",
+    { type: "string", pattern: "^[A-Za-z0-9._:@/+=-]{1,128}$" },
+  ),
 } satisfies Record<FixedHeaderName, HeaderObject>;
 
 export const DEPRECATION_HEADERS: HeaderName[] = ["Deprecation", "Sunset", "Link-Successor-Version"];
@@ -141,7 +145,7 @@ export function response(
   const rateLimit = RATE_LIMIT_HEADERS.map((name) => [wireName(name), rateLimitHeadersOptional ? optional(name) : reference(name)]);
   return {
     description,
-    headers: Object.fromEntries([...rateLimit, ...headers.map((name) => [wireName(name), reference(name)])]),
+    headers: Object.fromEntries([...rateLimit, ["X-Request-Id", reference("X-Request-Id")], ...headers.map((name) => [wireName(name), reference(name)])]),
     ...(schema ? { content: { "application/json": { schema } } } : {}),
   };
 }

@@ -14,7 +14,8 @@ export type FixedHeaderName =
   | "ETag"
   | "Link-Next"
   | "WWW-Authenticate"
-  | "Allow";
+  | "Allow"
+  | "X-Request-Id";
 
 /** Headers that mark a route by its table entry: deprecation, and the beta marker. */
 export type MarkHeaderName = "Deprecation" | "Sunset" | "Link-Successor-Version" | "X-API-Stability";

@@ -5,8 +5,17 @@ import type { RateLimiter } from "../limits/rate-limiter.js";
 import type { KeyRecord, KeyStore } from "../store/key-store.js";
 import type { PetStore } from "../store/pet-store.js";
 import { toErrorResponse } from "./error-response.js";
+import { ApiHttpError } from "./errors.js";
+import type { TrustProxy } from "./internal/client-ip.js";
+import { REQUEST_ID_HEADER, requestIdOf } from "./internal/request-id.js";
+import type { OutageLog } from "./logging/outage-log.js";
+import type { MetricsObserver } from "./metrics/observer.js";
+import { serveMetrics, type MetricsRoute } from "./metrics/metrics-route.js";
 import { createGuard } from "./middleware/guard.js";
+import { isWrite, observeRequests, wantsObserving } from "./ops/observe.js";
+import type { Readiness } from "./ops/readiness.js";
 import type { ServerLogger } from "./request-log.js";
+import { StorageUnavailableError } from "../support/storage-unavailable.js";
 import { createKey, getCurrentKey, listKeys, revokeKey } from "./routes/keys.js";
 import { registerRoutes, type Handlers } from "./routes/register.js";
 import { getOpenApi } from "./routes/openapi.js";
@@ -27,10 +36,20 @@ export interface AppDeps {
   limitsOf: (key: KeyRecord) => KeyLimits;
   anonymousLimits: KeyLimits;
   environmentAdmin?: KeyRecord;
-  /** Take the client IP from X-Forwarded-For (only behind a proxy you run). */
-  trustProxy?: boolean;
+  /** The limits of anonymous requests as they are now (a SIGHUP reload changes them); else `anonymousLimits`. */
+  anonymousLimitsOf?: () => KeyLimits;
+  /** Which X-Forwarded-For entries to believe (only behind proxies you run); true means one hop. */
+  trustProxy?: boolean | TrustProxy;
   logger: ServerLogger;
   now: () => number;
+  /** Counts requests, durations and refusals for /metrics. */
+  metrics?: MetricsObserver;
+  /** Logs a storage outage once, and its end. */
+  outages?: OutageLog;
+  /** GET /readyz; without it the app is ready whenever it answers. */
+  readiness?: () => Promise<Readiness>;
+  /** GET /metrics on this port, behind its own token (--metrics-token); 404 without. */
+  metricsRoute?: MetricsRoute;
 }
 
 /** Builds the API as an h3 app (a fetch function); it never listens. */
@@ -39,10 +58,16 @@ export function createApp(deps: AppDeps): H3 {
     silent: true,
     // Malformed percent-escapes reach our handlers (400 invalid_parameter with the usual headers).
     allowMalformedURL: true,
-    onError: (error, event) => toErrorResponse(error, event, deps.logger),
-    ...(deps.logger.logsRequests ? requestLogging(deps.logger) : {}),
+    onError: (error, event) => {
+      if (deps.outages && error.cause instanceof StorageUnavailableError) deps.outages.failed(error.cause, isWrite(event.req.method));
+      event.res.headers.set(REQUEST_ID_HEADER, requestIdOf(event));
+      return toErrorResponse(error, event, deps.logger);
+    },
+    ...(wantsObserving(deps) ? observeRequests(deps) : {}),
   });
-  app.use(createGuard({ ...deps, trustProxy: deps.trustProxy ?? false }));
+  const trustProxy = deps.trustProxy === true ? { hops: 1 } : deps.trustProxy || undefined;
+  const refused = deps.metrics ? (reason: string) => deps.metrics?.refused(reason) : undefined;
+  app.use(createGuard({ ...deps, trustProxy, onRefused: refused }));
 
   registerRoutes(app, ROUTES, handlers(deps));
   return app;
@@ -53,27 +78,38 @@ function handlers(deps: AppDeps): Handlers<OperationId> {
   const { pets } = deps;
   return {
     health: () => ({ status: "ok" }),
+    ready: () => ready(deps),
+    metrics: (event) => serveMetrics(event, deps.metricsRoute),
     listPets: (event) => listPets(event, pets),
     createPet: (event) => createPet(event, pets),
     getPet: (event) => getPet(event, pets),
     updatePet: (event) => updatePet(event, pets),
     deletePet: (event) => deletePet(event, pets),
     listKeys: () => listKeys(deps),
-    createKey: (event) => createKey(event, deps),
-    revokeKey: (event) => revokeKey(event, deps),
+    createKey: async (event) => {
+      const created = await createKey(event, deps);
+      audit(event, deps, "key.created", created.id, created.plan);
+      return created;
+    },
+    revokeKey: async (event) => {
+      const result = await revokeKey(event, deps);
+      audit(event, deps, "key.revoked", event.context.params?.id ?? "");
+      return result;
+    },
     getCurrentKey: (event) => getCurrentKey(event, deps),
     getOpenApi,
   };
 }
 
-function requestLogging(logger: ServerLogger) {
-  return {
-    onRequest(event: H3Event) {
-      event.context.startedAt = performance.now();
-    },
-    onResponse(response: Response, event: H3Event) {
-      const ms = performance.now() - (event.context.startedAt ?? performance.now());
-      logger.request(event.req.method, event.url.pathname + event.url.search, response.status, ms);
-    },
-  };
+/** 200 {status: "ready"}, or 503 storage_unavailable naming each part that did not answer. */
+async function ready(deps: AppDeps): Promise<{ status: string }> {
+  const readiness = deps.readiness ? await deps.readiness() : { ready: true as const };
+  if (!readiness.ready) throw new ApiHttpError("storage_unavailable", `not ready: ${readiness.failures.join("; ")}`, { "retry-after": "5" });
+  return { status: "ready" };
+}
+
+/** An admin change, for the audit trail: the acting key's id, never a secret. */
+function audit(event: H3Event, deps: AppDeps, action: "key.created" | "key.revoked", keyId: string, plan?: string): void {
+  const actor = event.context.principal?.id ?? "unknown";
+  deps.logger.audit({ action, actor, keyId, plan, requestId: requestIdOf(event) });
 }

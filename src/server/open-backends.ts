@@ -6,7 +6,9 @@ import { resolve } from "node:path";
 import type { BanPolicy } from "../limits/plans.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
 import type { Store } from "../store/store.js";
+import type { WriteEvent } from "../store/lowdb/durable-json-file.js";
 import { redactUrl } from "../support/http-url.js";
+import type { StoreWrite } from "./metrics/observer.js";
 
 export interface BackendOptions {
   /** A file path, or a postgres:// (postgresql://) URL. */
@@ -16,6 +18,8 @@ export interface BackendOptions {
   ban: BanPolicy;
   now: () => number;
   warn: (message: string) => void;
+  /** Told of each durable write, for the metrics. */
+  onWrite?: (write: StoreWrite) => void;
 }
 
 export interface Backends {
@@ -33,7 +37,7 @@ export function isPostgresUrl(db: string): boolean {
 export async function openBackends(options: BackendOptions): Promise<Backends> {
   const postgres = isPostgresUrl(options.db);
   const dbPath = postgres ? options.db : resolve(options.db);
-  const store = postgres ? await openPostgres(options.db, options.warn) : await openLowdb(dbPath, options.warn);
+  const store = postgres ? await openPostgres(options.db, options.warn) : await openLowdb(dbPath, options.warn, options.onWrite);
   try {
     const limiter = await openLimiter(options, postgres ? undefined : dbPath);
     const db = `db ${postgres ? redactUrl(options.db) : dbPath}`;
@@ -50,9 +54,15 @@ async function openPostgres(url: string, warn: (message: string) => void): Promi
   return openPostgresStore(url, { warn });
 }
 
-async function openLowdb(file: string, warn: (message: string) => void): Promise<Store> {
+async function openLowdb(file: string, warn: (message: string) => void, onWrite?: (write: StoreWrite) => void): Promise<Store> {
   const { openLowdbStore } = await import("../store/lowdb/open-lowdb-store.js");
-  return openLowdbStore(file, { warn });
+  // Journal lines are the group commits; snapshot rewrites (compaction) are not batches of changes.
+  const report = onWrite
+    ? (event: WriteEvent) => {
+        if (event.file === "journal") onWrite({ engine: "lowdb", changes: event.changes ?? 0, journalBytes: event.bytes, ms: event.ms });
+      }
+    : undefined;
+  return openLowdbStore(file, { warn, onWrite: report });
 }
 
 async function openLimiter(options: BackendOptions, dbPath: string | undefined): Promise<RateLimiter> {

@@ -5,10 +5,23 @@ export interface LogSink {
   write(chunk: string): unknown;
 }
 
+/** Structured detail of a line: JSON lines carry it as fields, text lines as `name=value`. */
+export type LogFields = Record<string, string | number | boolean | null | undefined>;
+
+/** An admin change: who (the acting key's id), what, on which key, and when (the line's time). Never a secret. */
+export interface AuditEntry {
+  action: "key.created" | "key.revoked";
+  actor: string;
+  keyId: string;
+  requestId?: string;
+  plan?: string;
+}
+
 export interface ServerLogger {
-  request(method: string, path: string, status: number, durationMs: number): void;
-  info(message: string): void;
-  warn(message: string): void;
+  request(method: string, path: string, status: number, durationMs: number, requestId?: string): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  audit(entry: AuditEntry): void;
   /** An unexpected failure: logged with its stack, never sent to the client. */
   error(message: string, error: unknown): void;
   readonly logsRequests: boolean;
@@ -22,18 +35,34 @@ export function createLogger(sink: LogSink, options: { quiet: boolean; now: () =
   const stamp = () => new Date(options.now()).toISOString();
   return {
     logsRequests: !options.quiet,
-    request(method, path, status, durationMs) {
-      sink.write(`${stamp()} ${method} ${redactSecrets(path)} ${status} ${durationMs.toFixed(1)}ms\n`);
+    request(method, path, status, durationMs, requestId) {
+      const id = requestId === undefined ? "" : ` id=${requestId}`;
+      sink.write(`${stamp()} ${method} ${redactSecrets(path)} ${status} ${durationMs.toFixed(1)}ms${id}\n`);
     },
-    info(message) {
-      sink.write(`${message}\n`);
+    info(message, fields) {
+      sink.write(`${message}${textFields(fields)}\n`);
     },
-    warn(message) {
-      sink.write(`warning: ${redactSecrets(message)}\n`);
+    warn(message, fields) {
+      sink.write(`warning: ${redactSecrets(message + textFields(fields))}\n`);
+    },
+    audit({ action, ...fields }) {
+      sink.write(`${stamp()} audit ${action}${textFields(fields)}\n`);
     },
     error(message, error) {
       const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
       sink.write(redactSecrets(`${stamp()} error: ${message}\n${detail}\n`));
     },
   };
+}
+
+/** ` name=value` pairs; values with spaces are quoted so the line still splits on spaces. */
+export function textFields(fields: LogFields | undefined): string {
+  if (!fields) return "";
+  let text = "";
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    const plain = String(value);
+    text += ` ${name}=${/[\s"]/.test(plain) ? JSON.stringify(plain) : plain}`;
+  }
+  return text;
 }

@@ -1,5 +1,6 @@
 // The outer layer of the server: the only module that knows the db path, listhen, signals
 // and the lock. Everything below it is built from injected parts.
+import { resolve } from "node:path";
 import { API_PREFIX } from "../contract/constants.js";
 import { messageOf } from "../support/error-text.js";
 import { loadServeConfig } from "../limits/config.js";
@@ -8,8 +9,18 @@ import { createApp } from "./app.js";
 import { environmentAdminKey, ensureAdminKey } from "./keys/admin-keys.js";
 import { listenStrict } from "./listen.js";
 import { openBackends } from "./open-backends.js";
-import { createLogger, type LogSink } from "./request-log.js";
+import { createLogger, type LogSink, type ServerLogger } from "./request-log.js";
+import type { TrustProxy } from "./internal/client-ip.js";
 import type { ServeTls } from "./internal/tls.js";
+import { OutageLog } from "./logging/outage-log.js";
+import type { MetricsListener } from "./metrics/metrics-listener.js";
+import type { PrometheusMetrics } from "./metrics/prometheus.js";
+import { ReloadableLimits } from "./ops/limits-reload.js";
+import { checkReadiness, dbDirectoryCheck, type ReadinessCheck } from "./ops/readiness.js";
+import { isPostgresUrl } from "./open-backends.js";
+import type { Store } from "../store/store.js";
+import type { RateLimiter } from "../limits/rate-limiter.js";
+import type { LimitsConfig } from "../limits/plans.js";
 
 export type { ServeTls } from "./internal/tls.js";
 
@@ -23,7 +34,15 @@ export interface ServeOptions {
   configFile: string | undefined;
   quiet: boolean;
   adminKey: string | undefined;
-  trustProxy?: boolean;
+  /** Which X-Forwarded-For entries to believe (--trust-proxy); none when absent. */
+  trustProxy?: TrustProxy | boolean;
+  /** Log lines as text (default) or JSON objects through pino. */
+  logFormat?: "text" | "json";
+  /** Serve /metrics on this port of `metricsHost` (127.0.0.1 by default). */
+  metricsPort?: number;
+  metricsHost?: string;
+  /** Serve /metrics on the main port to this bearer token. */
+  metricsToken?: string;
   /** Serve HTTPS instead of HTTP: listhen's self-signed certificate, or PEM files. */
   tls?: ServeTls;
   /** The clock for rate-limit windows and timestamps; tests move it instead of sleeping. */
@@ -39,6 +58,10 @@ export interface RunningServer {
   /** e.g. http://127.0.0.1:3000/v1 */
   baseUrl: string;
   origin: string;
+  /** e.g. http://127.0.0.1:9464, with --metrics-port. */
+  metricsOrigin?: string;
+  /** SIGHUP: reads the limits file again; false when it was refused (the old limits stay). */
+  reloadLimits(): Promise<boolean>;
   /** Graceful stop: finish in-flight requests, persist counters and data, release the lock. */
   close(): Promise<void>;
 }
@@ -46,28 +69,44 @@ export interface RunningServer {
 /** Opens the db, builds the app and listens; resolves once it accepts connections. */
 export async function startServer(options: ServeOptions, io: ServeIO): Promise<RunningServer> {
   const now = options.now ?? Date.now;
-  const logger = createLogger(io.stderr, { quiet: options.quiet, now });
-  const limits = options.configFile ? await loadServeConfig(options.configFile) : defaultLimitsConfig();
+  const logger = await chooseLogger(options, io.stderr, now);
+  const configFile = options.configFile;
+  const initial = configFile ? await loadServeConfig(configFile) : defaultLimitsConfig();
+  const limits = new ReloadableLimits(initial, () => (configFile ? loadServeConfig(configFile) : Promise.resolve(defaultLimitsConfig())), logger);
+  const metrics = wantsMetrics(options) ? await createMetrics() : undefined;
   const { store, limiter, description } = await openBackends({
     db: options.db,
     redis: options.redis,
-    ban: limits.ban,
+    ban: initial.ban,
     now,
     warn: (message) => logger.warn(message),
+    onWrite: metrics ? (write) => metrics.storeWrite(write) : undefined,
   });
+  metrics?.watchPets(store);
+  let metricsListener: MetricsListener | undefined;
   try {
     const environmentAdmin = options.adminKey ? environmentAdminKey(options.adminKey, now) : undefined;
+    const checks = readinessChecks(options, store, limiter, () => limits.current);
     const app = createApp({
       pets: store.pets,
       keys: store.keys,
       limiter,
-      limitsOf: (key) => limitsFor(key.admin ? "admin" : key.plan, key.limits, limits),
-      anonymousLimits: limits.anonymous,
+      limitsOf: (key) => limitsFor(key.admin ? "admin" : key.plan, key.limits, limits.current),
+      anonymousLimits: initial.anonymous,
+      anonymousLimitsOf: () => limits.current.anonymous,
       environmentAdmin,
       trustProxy: options.trustProxy ?? false,
       logger,
       now,
+      metrics,
+      outages: new OutageLog(logger, now),
+      readiness: () => checkReadiness(checks),
+      metricsRoute: metrics && options.metricsToken ? { token: options.metricsToken, scrape: metrics.scrape } : undefined,
     });
+    if (metrics && options.metricsPort !== undefined) {
+      const { listenMetrics } = await import("./metrics/metrics-listener.js");
+      metricsListener = await listenMetrics(metrics.scrape, options.metricsHost ?? "127.0.0.1", options.metricsPort);
+    }
     const listener = await listenStrict(app, { port: options.port, host: options.host, tls: options.tls });
     const baseUrl = `${listener.origin}${API_PREFIX}`;
     try {
@@ -77,19 +116,24 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
       await listener.close();
       throw error;
     }
+    if (metricsListener) io.stdout.write(`petstore metrics on ${metricsListener.origin}/metrics\n`);
     // Last, so that whoever waits for this line finds the server ready, bootstrap key included.
     io.stdout.write(`petstore listening on ${baseUrl} (${description})\n`);
     for (const origin of listener.networkOrigins) io.stdout.write(`petstore also listening on ${origin}${API_PREFIX}\n`);
     return {
       baseUrl,
       origin: listener.origin,
+      metricsOrigin: metricsListener?.origin,
+      reloadLimits: () => (configFile ? limits.reload(configFile) : noConfigToReload(logger)),
       close: async () => {
         await listener.close();
+        await metricsListener?.close();
         await limiter.close();
         await store.close();
       },
     };
   } catch (error) {
+    await metricsListener?.close();
     await limiter.close();
     await store.close();
     throw error;
@@ -98,9 +142,12 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
 
 export interface SignalSource {
   once(signal: "SIGINT" | "SIGTERM", listener: () => void): unknown;
+  /** SIGHUP reloads the limits file; a source without `on` sends none. */
+  on?(signal: "SIGHUP", listener: () => void): unknown;
+  off?(signal: "SIGHUP", listener: () => void): unknown;
 }
 
-/** `petstore serve`: runs until SIGINT or SIGTERM, then stops gracefully; returns the exit code. */
+/** `petstore serve`: runs until SIGINT or SIGTERM, then stops gracefully; SIGHUP reloads the limits. Returns the exit code. */
 export async function runServe(options: ServeOptions, io: ServeIO, signals: SignalSource = process): Promise<number> {
   // Listen for the signals before starting: a supervisor may send SIGTERM the moment the
   // listening line appears, and Node's default action would then skip the graceful stop.
@@ -108,16 +155,55 @@ export async function runServe(options: ServeOptions, io: ServeIO, signals: Sign
     signals.once("SIGINT", () => done("SIGINT"));
     signals.once("SIGTERM", () => done("SIGTERM"));
   });
+  // Until the server is up a SIGHUP has nothing to reload; Node's default (exit 129) must not apply.
+  let reload = () => {};
+  const onHangUp = () => reload();
+  signals.on?.("SIGHUP", onHangUp);
   let server: RunningServer;
   try {
     server = await startServer(options, io);
   } catch (error) {
+    signals.off?.("SIGHUP", onHangUp);
     io.stderr.write(`petstore serve: ${messageOf(error)}\n`);
     return 1;
   }
+  reload = () => void server.reloadLimits();
   const signal = await stopSignal;
+  signals.off?.("SIGHUP", onHangUp);
   io.stderr.write(`${signal}: finishing in-flight requests, then stopping\n`);
   await server.close();
   io.stderr.write("stopped\n");
   return 0;
+}
+
+/** JSON lines through pino, imported only when chosen; the text logger otherwise. */
+async function chooseLogger(options: ServeOptions, sink: LogSink, now: () => number): Promise<ServerLogger> {
+  if (options.logFormat !== "json") return createLogger(sink, { quiet: options.quiet, now });
+  const { createJsonLogger } = await import("./logging/json-logger.js");
+  return createJsonLogger(sink, { quiet: options.quiet, now });
+}
+
+const wantsMetrics = (options: ServeOptions) => options.metricsPort !== undefined || options.metricsToken !== undefined;
+
+/** prom-client, imported only when metrics were asked for. */
+async function createMetrics(): Promise<PrometheusMetrics & { watchPets(store: Store): void }> {
+  const { createPrometheusMetrics } = await import("./metrics/prometheus.js");
+  let store: Store | undefined;
+  const metrics = createPrometheusMetrics({
+    petsByStatus: async () => (await store?.pets.countByStatus?.()) ?? {},
+  });
+  return { ...metrics, watchPets: (opened) => (store = opened) };
+}
+
+/** What /readyz asks: the store for a page of one pet, the db directory for a file, Redis for a usage. */
+function readinessChecks(options: ServeOptions, store: Store, limiter: RateLimiter, limits: () => LimitsConfig): ReadinessCheck[] {
+  const checks: ReadinessCheck[] = [{ name: "store", check: () => store.pets.list({ limit: 1 }) }];
+  if (!isPostgresUrl(options.db)) checks.push(dbDirectoryCheck(resolve(options.db)));
+  if (options.redis) checks.push({ name: "limits (Redis)", check: () => limiter.peek("readyz", limits().anonymous) });
+  return checks;
+}
+
+async function noConfigToReload(logger: ServerLogger): Promise<boolean> {
+  logger.warn("SIGHUP: no --config file to reload; the default limits stay in force");
+  return false;
 }

@@ -49,6 +49,8 @@ export interface PetStore {
   list(query: ListPetsQuery): Promise<PetPage>;
   update(id: number, patch: PetPatch, options?: ChangeOptions): Promise<UpdateOutcome>;
   delete(id: number, options?: ChangeOptions): Promise<DeleteOutcome>;
+  /** How many pets have each status, for /metrics: from the indexes, or one count query; never a listing. */
+  countByStatus?(): Promise<Record<PetStatus, number>>;
 }
 
 /** True when `patch` would change some field of `pet`. */

@@ -18,12 +18,22 @@ export function registerServe(program: Command, ctx: CliContext, setExitCode: (c
     .option("--cert <pem>", "serve HTTPS with this certificate (PEM file); needs --key")
     .option("--key <pem>", "the certificate's private key (PEM file); needs --cert")
     .option("--quiet", "do not log requests to stderr")
+    .option("--log-format <format>", "text or json (env PETSTORE_LOG_FORMAT; default text on a terminal, json otherwise)")
+    .option(
+      "--trust-proxy <hops|cidrs>",
+      "believe X-Forwarded-For from this many proxies, or from these addresses (10.0.0.0/8,::1) (env PETSTORE_TRUST_PROXY)",
+    )
+    .option("--metrics-port <port>", "serve Prometheus /metrics on this port of 127.0.0.1 (env PETSTORE_METRICS_PORT)")
+    .option("--metrics-host <host>", "address for --metrics-port (env PETSTORE_METRICS_HOST, default 127.0.0.1)")
+    .option("--metrics-token <token>", "also serve /metrics on the main port to this bearer token (env PETSTORE_METRICS_TOKEN)")
     .addHelpText(
       "after",
       "\nExamples:\n  $ petstore serve\n  $ PETSTORE_ADMIN_KEY=... petstore serve --port 8080 --db /var/lib/petstore/db.json\n" +
         "  $ petstore serve --db postgres://petstore@db.internal/petstore --redis redis://cache.internal:6379/0\n" +
         "  $ petstore serve --https                                  # self-signed, for local use\n" +
-        "  $ petstore serve --host 0.0.0.0 --cert fullchain.pem --key privkey.pem\n",
+        "  $ petstore serve --host 0.0.0.0 --cert fullchain.pem --key privkey.pem\n" +
+        "  $ petstore serve --trust-proxy 1 --metrics-port 9464 --log-format json   # behind one load balancer\n" +
+        "\nSignals: SIGTERM and SIGINT stop gracefully; SIGHUP reloads the --config limits file.\n",
     )
     .action(async (flags: ServeFlags) => {
       const options = resolveServeOptions(flags, ctx);

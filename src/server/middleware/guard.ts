@@ -1,4 +1,4 @@
-import { getRequestIP, type H3Event, type Middleware } from "h3";
+import type { H3Event, Middleware } from "h3";
 import { STATUS_CODES } from "node:http";
 import { FastResponse } from "srvx";
 import { API_PREFIX } from "../../contract/constants.js";
@@ -9,6 +9,8 @@ import type { Decision, RateLimiter } from "../../limits/rate-limiter.js";
 import { rateLimitHeaders, type HeaderList } from "../../limits/headers.js";
 import type { KeyRecord, KeyStore } from "../../store/key-store.js";
 import { hashApiKey } from "../keys/secrets.js";
+import { anonymousBucket, clientAddress, type TrustProxy } from "../internal/client-ip.js";
+import { REQUEST_ID_HEADER, requestIdOf } from "../internal/request-id.js";
 
 export interface GuardDeps {
   keys: KeyStore;
@@ -16,10 +18,14 @@ export interface GuardDeps {
   limitsOf: (key: KeyRecord) => KeyLimits;
   /** Limits for requests without a valid key, counted per client IP. */
   anonymousLimits: KeyLimits;
+  /** The anonymous limits as they are now, when they can change at run time (SIGHUP). */
+  anonymousLimitsOf?: () => KeyLimits;
   /** An admin key from the environment (PETSTORE_ADMIN_KEY): valid, but never stored. */
   environmentAdmin?: KeyRecord;
-  trustProxy: boolean;
+  trustProxy: TrustProxy | false;
   now: () => number;
+  /** Told of each 429, with its reason (metrics). */
+  onRefused?: (reason: string) => void;
 }
 
 /**
@@ -36,15 +42,23 @@ export interface GuardDeps {
 export function createGuard(deps: GuardDeps): Middleware {
   return async (event, next) => {
     const routes = event.context.matchedRoute?.meta as PathRoutes | undefined;
-    if (routes?.unlimited) return withReasonPhrase(event, await next());
+    if (routes?.unlimited) {
+      event.res.headers.set(REQUEST_ID_HEADER, requestIdOf(event));
+      return withReasonPhrase(event, await next());
+    }
     const operation = routes?.operations[(event.req.method === "HEAD" ? "GET" : event.req.method) as Method];
     const credential = await identify(event, deps);
     const key = credential.key;
     const subject = key ? `key:${key.id}` : `ip:${clientIp(event, deps.trustProxy)}`;
-    const decision = await deps.limiter.consume(subject, key ? deps.limitsOf(key) : deps.anonymousLimits);
+    const anonymous = deps.anonymousLimitsOf?.() ?? deps.anonymousLimits;
+    const decision = await deps.limiter.consume(subject, key ? deps.limitsOf(key) : anonymous);
     const headers = rateLimitHeaders(decision, deps.now());
+    headers.push([REQUEST_ID_HEADER, requestIdOf(event)]);
     markRoute(event, operation, routes, headers);
-    if (!decision.allowed) return refuse(event, tooManyRequests(decision), headers);
+    if (!decision.allowed) {
+      deps.onRefused?.(decision.reason);
+      return refuse(event, tooManyRequests(decision), headers);
+    }
     if (key) {
       if (key !== deps.environmentAdmin) deps.keys.touch(key.id, new Date(deps.now()));
       event.context.principal = key;
@@ -174,6 +188,10 @@ function isUnderApi(pathname: string): boolean {
   return pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`);
 }
 
-function clientIp(event: H3Event, trustProxy: boolean): string {
-  return getRequestIP(event, { xForwardedFor: trustProxy }) ?? "unknown";
+/** The anonymous bucket: the client's IPv4 address or IPv6 /56, X-Forwarded-For believed only as --trust-proxy says. */
+function clientIp(event: H3Event, trustProxy: TrustProxy | false): string {
+  const forwarded = trustProxy ? event.req.headers.get("x-forwarded-for") : null;
+  // As h3's getRequestIP: a runtime's own client address first (srvx sets it on some), else the socket's.
+  const peer = event.req.context?.clientAddress ?? event.req.ip;
+  return anonymousBucket(clientAddress(typeof peer === "string" ? peer : undefined, forwarded, trustProxy || undefined));
 }

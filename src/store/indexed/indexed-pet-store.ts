@@ -1,4 +1,4 @@
-import type { NewPet, Pet } from "../../contract/values.js";
+import type { NewPet, Pet, PetStatus } from "../../contract/values.js";
 import {
   changesPet,
   type ChangeOptions,
@@ -39,6 +39,10 @@ export class IndexedPetStore implements PetStore {
 
   async list(query: ListPetsQuery): Promise<PetPage> {
     return this.#state.pets.list(query);
+  }
+
+  async countByStatus(): Promise<Record<PetStatus, number>> {
+    return this.#state.pets.countByStatus();
   }
 
   // Checking and staging happen in one turn of the event loop, so no other change slips between.

@@ -1,4 +1,4 @@
-import type { Pet } from "../../contract/values.js";
+import { PET_STATUSES, type Pet, type PetStatus } from "../../contract/values.js";
 import type { ListPetsQuery, PetPage, StoredPet } from "../pet-store.js";
 import type { PetRecord } from "./records.js";
 
@@ -42,6 +42,13 @@ export class PetIndex {
     const start = firstAfter(pets, afterId);
     const end = start + Math.max(0, limit);
     return { pets: pets.slice(start, end), hasMore: end < pets.length };
+  }
+
+  /** The length of each status's list: no scan. */
+  countByStatus(): Record<PetStatus, number> {
+    const counts = {} as Record<PetStatus, number>;
+    for (const status of PET_STATUSES) counts[status] = this.#lists.get(listKey(status, undefined))?.length ?? 0;
+    return counts;
   }
 
   get size(): number {

@@ -10,6 +10,8 @@ export interface WriteEvent {
   bytes: number;
   /** From the start of serialisation to the last fsync. */
   ms: number;
+  /** Changes in the batch a journal line makes durable (for the batch-size metric). */
+  changes?: number;
 }
 
 export interface DurableJsonFileOptions<T> {

@@ -3,7 +3,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Low } from "lowdb";
 import { messageOf } from "../../support/error-text.js";
 import type { Persist } from "../indexed/group-commit.js";
-import { emptyBatch, type StoreData, type StoreState } from "../indexed/store-state.js";
+import { emptyBatch, type Batch, type StoreData, type StoreState } from "../indexed/store-state.js";
 import type { DurableJsonFile, WriteEvent } from "./durable-json-file.js";
 import { encodeRecord } from "./journal-record.js";
 import type { JournalFile } from "./journal-file.js";
@@ -58,7 +58,7 @@ export class JournaledDb {
     const line = encodeRecord(commit);
     const started = performance.now();
     await journal.append(line);
-    onWrite?.({ file: "journal", bytes: line.length, ms: performance.now() - started });
+    onWrite?.({ file: "journal", bytes: line.length, ms: performance.now() - started, changes: batchSize(commit.batch) });
     if (journal.length >= this.#compactAt) this.#compaction = this.#compact(commit.snapshot());
   };
 
@@ -108,4 +108,8 @@ export class JournaledDb {
     const { ratio, minBytes } = this.#parts.policy;
     return Math.max(minBytes, Math.ceil(this.#parts.file.size * ratio));
   }
+}
+
+function batchSize(batch: Batch): number {
+  return batch.pets.length + batch.updated.size + batch.deleted.size + batch.keys.length + batch.revocations.size;
 }

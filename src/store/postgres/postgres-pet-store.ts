@@ -1,6 +1,6 @@
 import type { Pool } from "pg";
 import { NewPetSchema } from "../../contract/schemas.js";
-import type { NewPet, Pet } from "../../contract/values.js";
+import { PET_STATUSES, type NewPet, type Pet, type PetStatus } from "../../contract/values.js";
 import { firstIssue } from "../indexed/records.js";
 import type {
   ChangeOptions,
@@ -110,6 +110,16 @@ export class PostgresPetStore implements PetStore {
       return { outcome: "precondition_failed", stored: current };
     }
     return { outcome: "unchanged", stored: current };
+  }
+
+  /** One grouped count per call (a scrape), not per request. */
+  async countByStatus(): Promise<Record<PetStatus, number>> {
+    const { rows } = await storageCall(this.#database, () =>
+      this.#pool.query<{ status: PetStatus; n: number }>("SELECT status, count(*)::int AS n FROM pets GROUP BY status"),
+    );
+    const counts = Object.fromEntries(PET_STATUSES.map((status) => [status, 0])) as Record<PetStatus, number>;
+    for (const row of rows) counts[row.status] = row.n;
+    return counts;
   }
 
   async delete(id: number, options: ChangeOptions = {}): Promise<DeleteOutcome> {

@@ -1,0 +1,61 @@
+// `serve`'s operating settings (issue 18): log format, proxies, metrics. Flags win over the
+// environment, which wins over the defaults, as for every other `serve` setting.
+import type { ServeOptions } from "../../server/serve.js";
+import { messageOf } from "../../support/error-text.js";
+import { parseTrustProxy } from "../../support/trust-proxy.js";
+import { UsageError } from "../errors.js";
+
+export interface ServeOpsFlags {
+  logFormat?: string;
+  trustProxy?: string;
+  metricsPort?: string;
+  metricsHost?: string;
+  metricsToken?: string;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+type OpsOptions = Pick<ServeOptions, "logFormat" | "trustProxy" | "metricsPort" | "metricsHost" | "metricsToken">;
+
+const pick = (flag: string | undefined, variable: string | undefined) => flag ?? (variable === "" ? undefined : variable);
+
+/**
+ * The log format defaults to text where a person reads stderr (a terminal) and JSON where a
+ * program does (systemd's journal, a container runtime, a pipe).
+ */
+export function resolveServeOps(flags: ServeOpsFlags, env: Env, isStderrTTY: boolean): OpsOptions {
+  const options: OpsOptions = { logFormat: logFormat(pick(flags.logFormat, env.PETSTORE_LOG_FORMAT), isStderrTTY) };
+  const trust = pick(flags.trustProxy, env.PETSTORE_TRUST_PROXY);
+  if (trust !== undefined) options.trustProxy = trustProxy(trust);
+  const port = pick(flags.metricsPort, env.PETSTORE_METRICS_PORT);
+  if (port !== undefined) options.metricsPort = metricsPort(port);
+  const host = pick(flags.metricsHost, env.PETSTORE_METRICS_HOST);
+  if (host !== undefined) {
+    if (port === undefined) throw new UsageError("--metrics-host needs --metrics-port");
+    options.metricsHost = host;
+  }
+  const token = pick(flags.metricsToken, env.PETSTORE_METRICS_TOKEN);
+  if (token !== undefined) {
+    if (token.length < 16) throw new UsageError("--metrics-token must be at least 16 characters long");
+    options.metricsToken = token;
+  }
+  return options;
+}
+
+function logFormat(value: string | undefined, isStderrTTY: boolean): "text" | "json" {
+  if (value === undefined) return isStderrTTY ? "text" : "json";
+  if (value !== "text" && value !== "json") throw new UsageError(`--log-format must be text or json, got "${value}"`);
+  return value;
+}
+
+function trustProxy(value: string): ServeOptions["trustProxy"] {
+  try {
+    return parseTrustProxy(value);
+  } catch (error) {
+    throw new UsageError(messageOf(error));
+  }
+}
+
+function metricsPort(value: string): number {
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new UsageError(`--metrics-port must be an integer from 0 to 65535, got "${value}"`);
+  return Number(value);
+}

@@ -1,0 +1,69 @@
+// The Prometheus side of the metrics: prom-client's registry, its instruments, and the gauges
+// read on scrape. Imported by serve only when metrics are on.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { MetricsObserver, StoreWrite } from "./observer.js";
+
+export interface PrometheusOptions {
+  /** Pets per status, read on each scrape: from the indexes (lowdb) or one count query (PostgreSQL). */
+  petsByStatus?: () => Promise<Record<string, number>>;
+  /** process_* and nodejs_* metrics; off in tests that compare whole outputs. */
+  processMetrics?: boolean;
+}
+
+export interface PrometheusMetrics extends MetricsObserver {
+  /** The exposition text, and its content type. */
+  scrape(): Promise<{ body: string; contentType: string }>;
+}
+
+// Seconds; the API answers in well under a millisecond to tens of milliseconds (a group commit).
+const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+const BATCH_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
+
+/** A registry of its own (not prom-client's global one), so two servers in one process do not mix. */
+export function createPrometheusMetrics(options: PrometheusOptions = {}): PrometheusMetrics {
+  const registers = [new Registry()];
+  const [registry] = registers as [Registry];
+  if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
+  const requests = new Counter({ name: "petstore_http_requests_total", help: "Requests answered, by route template, method and status.", labelNames: ["route", "method", "status"], registers });
+  const duration = new Histogram({ name: "petstore_http_request_duration_seconds", help: "Time from the request reaching the app to its response, by route template.", labelNames: ["route"], buckets: DURATION_BUCKETS, registers });
+  const refusals = new Counter({ name: "petstore_rate_limit_refusals_total", help: "Requests refused with 429, by reason (rate_limited, key_banned).", labelNames: ["reason"], registers });
+  const writeSeconds = new Histogram({ name: "petstore_store_write_duration_seconds", help: "Time of one durable write (journal append and fsync, snapshot rewrite, or INSERT), by engine.", labelNames: ["engine"], buckets: DURATION_BUCKETS, registers });
+  const batchSize = new Histogram({ name: "petstore_store_write_batch_size", help: "Changes made durable by one write (group commit batch), by engine.", labelNames: ["engine"], buckets: BATCH_BUCKETS, registers });
+  const journalBytes = new Counter({ name: "petstore_journal_bytes_total", help: "Bytes appended to the lowdb journal.", registers });
+  if (options.petsByStatus) petsGauge(registers, options.petsByStatus);
+  // Children cached by their label values: prom-client hashes the label object on every call otherwise.
+  const requestChildren = new Map<string, Counter.Internal>();
+  const durationChildren = new Map<string, Histogram.Internal<string>>();
+  return {
+    request(route, method, status, seconds) {
+      const key = `${route} ${method} ${status}`;
+      let counted = requestChildren.get(key);
+      if (!counted) requestChildren.set(key, (counted = requests.labels(route, method, String(status))));
+      counted.inc();
+      let timed = durationChildren.get(route);
+      if (!timed) durationChildren.set(route, (timed = duration.labels(route)));
+      timed.observe(seconds);
+    },
+    refused: (reason) => refusals.labels(reason).inc(),
+    storeWrite(write: StoreWrite) {
+      writeSeconds.labels(write.engine).observe(write.ms / 1000);
+      batchSize.labels(write.engine).observe(write.changes);
+      if (write.journalBytes !== undefined) journalBytes.inc(write.journalBytes);
+    },
+    scrape: async () => ({ body: await registry.metrics(), contentType: registry.contentType }),
+  };
+}
+
+function petsGauge(registers: Registry[], read: () => Promise<Record<string, number>>): void {
+  new Gauge({
+    name: "petstore_pets",
+    help: "Pets in the store, by status; read when scraped.",
+    labelNames: ["status"],
+    registers,
+    async collect() {
+      const counts = await read();
+      this.reset();
+      for (const [status, count] of Object.entries(counts)) this.labels(status).set(count);
+    },
+  });
+}
