@@ -49,6 +49,8 @@ const HEADER_COMPONENTS = {
   "X-Request-Id": header(
     "The id of this request in the server's log: the request's own X-Request-Id when it is 1 to 128 characters of letters, digits and ._:@/+=-, else one the server made up. Quote it when reporting a problem.",
     { type: "string", pattern: "^[A-Za-z0-9._:@/+=-]{1,128}$" },
+    // Sent on every answer of this server; optional in the document so that a proxy in front may drop it.
+    false,
   ),
 } satisfies Record<FixedHeaderName, HeaderObject>;
 

@@ -7,7 +7,7 @@ const resolve = (flags: ServeFlags, env: Record<string, string | undefined> = {}
 
 describe("resolveServeOptions", () => {
   it("falls back to the defaults", () => {
-    expect(resolve({})).toEqual({ port: 3000, host: "127.0.0.1", db: "./petstore.json", redis: undefined, configFile: undefined, quiet: false, adminKey: undefined });
+    expect(resolve({})).toEqual({ port: 3000, host: "127.0.0.1", db: "./petstore.json", redis: undefined, configFile: undefined, quiet: false, adminKey: undefined, logFormat: "json" });
   });
 
   it("takes the environment, and a flag wins over it; an empty variable counts as unset", () => {

@@ -31,6 +31,8 @@ describe("the document is generated from the table", () => {
     const allow = Object.fromEntries(groupByPath().map((group) => [group.routerPath, group.allow.join(", ")]));
     expect(allow).toEqual({
       "/healthz": "GET, HEAD",
+      "/readyz": "GET, HEAD",
+      "/metrics": "GET, HEAD",
       "/v1/pets": "GET, HEAD, POST",
       "/v1/pets/:petId": "GET, HEAD, PATCH, DELETE",
       "/v1/keys": "GET, HEAD, POST",

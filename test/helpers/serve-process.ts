@@ -36,7 +36,8 @@ export async function tempDbPath(name = "petstore.json"): Promise<string> {
 export async function startServeProcess(options: ServeProcessOptions = {}): Promise<ServeProcess> {
   const dbPath = options.dbPath ?? (await tempDbPath());
   const adminKey = options.adminKey === undefined ? TEST_ADMIN_KEY : options.adminKey;
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...options.env };
+  // Text lines, as on a terminal, unless a test asks for JSON: stderr is a pipe here.
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", PETSTORE_LOG_FORMAT: "text", ...options.env };
   if (adminKey === null) delete env.PETSTORE_ADMIN_KEY;
   else env.PETSTORE_ADMIN_KEY = adminKey;
   const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--db", dbPath, ...(options.args ?? [])], {
