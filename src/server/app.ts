@@ -12,7 +12,7 @@ import type { OutageLog } from "./logging/outage-log.js";
 import type { MetricsObserver } from "./metrics/observer.js";
 import { serveMetrics, type MetricsRoute } from "./metrics/metrics-route.js";
 import { createGuard } from "./middleware/guard.js";
-import { isWrite, observeRequests, wantsObserving } from "./ops/observe.js";
+import { isWrite, logRequests, observeGuard } from "./ops/observe.js";
 import type { Readiness } from "./ops/readiness.js";
 import type { ServerLogger } from "./request-log.js";
 import { StorageUnavailableError } from "../support/storage-unavailable.js";
@@ -63,11 +63,11 @@ export function createApp(deps: AppDeps): H3 {
       event.res.headers.set(REQUEST_ID_HEADER, requestIdOf(event));
       return toErrorResponse(error, event, deps.logger);
     },
-    ...(wantsObserving(deps) ? observeRequests(deps) : {}),
+    ...(deps.logger.logsRequests ? logRequests(deps.logger) : {}),
   });
   const trustProxy = deps.trustProxy === true ? { hops: 1 } : deps.trustProxy || undefined;
   const refused = deps.metrics ? (reason: string) => deps.metrics?.refused(reason) : undefined;
-  app.use(createGuard({ ...deps, trustProxy, onRefused: refused }));
+  app.use(observeGuard(createGuard({ ...deps, trustProxy, onRefused: refused }), deps));
 
   registerRoutes(app, ROUTES, handlers(deps));
   return app;

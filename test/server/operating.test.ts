@@ -141,3 +141,14 @@ describe("--trust-proxy", () => {
     expect(await remaining(server, "2001:db8:0:200::1")).toBe(first);
   });
 });
+
+describe("request metrics", () => {
+  it("label a path outside the route table `unmatched`, with its 404", async () => {
+    const server = await start({ metricsToken: METRICS_TOKEN });
+    expect((await server.api("/no/such/thing")).status).toBe(404);
+    expect((await server.api("/pets/abc")).status).toBe(400);
+    const text = await (await fetch(`${server.origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    expect(text).toContain('petstore_http_requests_total{route="unmatched",method="GET",status="404"} 1');
+    expect(text).toContain('petstore_http_requests_total{route="/v1/pets/:petId",method="GET",status="400"} 1');
+  });
+});

@@ -2,6 +2,7 @@
 // read on scrape. Imported by serve only when metrics are on.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { MetricsObserver, StoreWrite } from "./observer.js";
+import { RequestTally } from "./request-tally.js";
 
 export interface PrometheusOptions {
   /** Pets per status, read on each scrape: from the indexes (lowdb) or one count query (PostgreSQL). */
@@ -24,26 +25,19 @@ export function createPrometheusMetrics(options: PrometheusOptions = {}): Promet
   const registers = [new Registry()];
   const [registry] = registers as [Registry];
   if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
-  const requests = new Counter({ name: "petstore_http_requests_total", help: "Requests answered, by route template, method and status.", labelNames: ["route", "method", "status"], registers });
-  const duration = new Histogram({ name: "petstore_http_request_duration_seconds", help: "Time from the request reaching the app to its response, by route template.", labelNames: ["route"], buckets: DURATION_BUCKETS, registers });
+  const tally = new RequestTally(DURATION_BUCKETS);
+  const requestMetrics = tally.metrics(
+    { name: "petstore_http_requests_total", help: "Requests answered, by route template, method and status." },
+    { name: "petstore_http_request_duration_seconds", help: "Time from routing to the handler's result, by route template." },
+  );
+  for (const metric of requestMetrics) registry.registerMetric(metric);
   const refusals = new Counter({ name: "petstore_rate_limit_refusals_total", help: "Requests refused with 429, by reason (rate_limited, key_banned).", labelNames: ["reason"], registers });
   const writeSeconds = new Histogram({ name: "petstore_store_write_duration_seconds", help: "Time of one durable write (journal append and fsync, snapshot rewrite, or INSERT), by engine.", labelNames: ["engine"], buckets: DURATION_BUCKETS, registers });
   const batchSize = new Histogram({ name: "petstore_store_write_batch_size", help: "Changes made durable by one write (group commit batch), by engine.", labelNames: ["engine"], buckets: BATCH_BUCKETS, registers });
   const journalBytes = new Counter({ name: "petstore_journal_bytes_total", help: "Bytes appended to the lowdb journal.", registers });
   if (options.petsByStatus) petsGauge(registers, options.petsByStatus);
-  // Children cached by their label values: prom-client hashes the label object on every call otherwise.
-  const requestChildren = new Map<string, Counter.Internal>();
-  const durationChildren = new Map<string, Histogram.Internal<string>>();
   return {
-    request(route, method, status, seconds) {
-      const key = `${route} ${method} ${status}`;
-      let counted = requestChildren.get(key);
-      if (!counted) requestChildren.set(key, (counted = requests.labels(route, method, String(status))));
-      counted.inc();
-      let timed = durationChildren.get(route);
-      if (!timed) durationChildren.set(route, (timed = duration.labels(route)));
-      timed.observe(seconds);
-    },
+    request: (route, method, status, seconds) => tally.record(route, method, status, seconds),
     refused: (reason) => refusals.labels(reason).inc(),
     storeWrite(write: StoreWrite) {
       writeSeconds.labels(write.engine).observe(write.ms / 1000);

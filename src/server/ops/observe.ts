@@ -1,42 +1,75 @@
-// The h3 hooks around every request: the request log line, the request metrics, and the end of
-// a storage outage. Installed only when one of them is on; each costs about a microsecond.
-import type { H3Event } from "h3";
+// What every request tells the operator: the request log line (h3's hooks, only when requests are
+// logged), and the request metrics and the end of a storage outage (around the guard). The h3
+// hooks cost ~3.5 µs a request (measured: h3 chains onResponse through promises); a wrapper
+// around the guard, the one middleware every request passes, costs a fraction of that.
+import type { H3Event, Middleware } from "h3";
 import type { PathRoutes } from "../../contract/routes.js";
+import { StorageUnavailableError } from "../../support/storage-unavailable.js";
 import type { OutageLog } from "../logging/outage-log.js";
 import type { MetricsObserver } from "../metrics/observer.js";
 import type { ServerLogger } from "../request-log.js";
 import { requestIdOf } from "../internal/request-id.js";
 
-export interface ObserveDeps {
-  logger: ServerLogger;
-  metrics?: MetricsObserver;
-  outages?: OutageLog;
-}
-
-export function wantsObserving(deps: ObserveDeps): boolean {
-  return deps.logger.logsRequests || deps.metrics !== undefined || deps.outages !== undefined;
-}
-
-/** onRequest and onResponse for H3's config. */
-export function observeRequests({ logger, metrics, outages }: ObserveDeps) {
+/** onRequest and onResponse for H3's config: the request log line. */
+export function logRequests(logger: ServerLogger) {
   return {
     onRequest(event: H3Event) {
       event.context.startedAt = performance.now();
     },
     onResponse(response: Response, event: H3Event) {
       const ms = performance.now() - (event.context.startedAt ?? performance.now());
-      const { method } = event.req;
-      const status = response.status;
-      if (logger.logsRequests) logger.request(method, event.url.pathname + event.url.search, status, ms, requestIdOf(event));
-      metrics?.request(routeOf(event), method, status, ms / 1000);
-      if (outages?.active && status < 500) outages.succeeded(isWrite(method));
+      logger.request(event.req.method, event.url.pathname + event.url.search, response.status, ms, requestIdOf(event));
     },
+  };
+}
+
+export interface ObserveDeps {
+  metrics?: MetricsObserver;
+  outages?: OutageLog;
+}
+
+/**
+ * The guard, timed and counted: the duration runs from routing to the handler's result (the
+ * response body is serialised after). A request that passed the guard without an error proves
+ * the engines it used are back, which ends an outage (see OutageLog).
+ */
+export function observeGuard(guard: Middleware, { metrics, outages }: ObserveDeps): Middleware {
+  if (!metrics && !outages) return guard;
+  return async (event, next) => {
+    const started = performance.now();
+    let result: unknown;
+    try {
+      result = await guard(event, next);
+    } catch (error) {
+      metrics?.request(routeOf(event), event.req.method, statusOfError(error), (performance.now() - started) / 1000);
+      throw error;
+    }
+    const status = statusOfResult(result, event);
+    metrics?.request(routeOf(event), event.req.method, status, (performance.now() - started) / 1000);
+    if (outages?.active && status < 500 && !isUnlimited(event)) outages.succeeded(isWrite(event.req.method));
+    return result;
   };
 }
 
 /** The route template, bounded by the route table: a label value per route, never per URL. */
 export function routeOf(event: H3Event): string {
   return (event.context.matchedRoute?.meta as PathRoutes | undefined)?.routerPath ?? "unmatched";
+}
+
+function isUnlimited(event: H3Event): boolean {
+  return (event.context.matchedRoute?.meta as PathRoutes | undefined)?.unlimited === true;
+}
+
+/** A Response's own status, h3's not-found marker (a symbol) as 404, else what the handler set. */
+function statusOfResult(result: unknown, event: H3Event): number {
+  if (result instanceof Response) return result.status;
+  return typeof result === "symbol" ? 404 : (event.res.status ?? 200);
+}
+
+function statusOfError(error: unknown): number {
+  if (error instanceof StorageUnavailableError) return 503;
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === "number" ? status : 500;
 }
 
 export const isWrite = (method: string) => method !== "GET" && method !== "HEAD";

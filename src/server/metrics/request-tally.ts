@@ -1,0 +1,74 @@
+// The per-request numbers, kept in plain arrays and handed to prom-client only when scraped.
+// prom-client's own children hash their labels on every call: 0.74 µs a request for the counter
+// and the histogram (measured), against 0.02 µs here; the budget for all metrics is 3% of ~40 µs.
+import type { Metric, MetricObjectWithValues, MetricValue } from "prom-client";
+
+interface RouteTally {
+  /** Per method and status: "GET 200" -> count. */
+  answers: Map<string, { method: string; status: string; count: number }>;
+  /** Non-cumulative: buckets[i] counts durations in (bounds[i-1], bounds[i]]; the last is +Inf. */
+  buckets: Float64Array;
+  sum: number;
+  count: number;
+}
+
+/** A counter by route, method and status, and a duration histogram by route, exported on scrape. */
+export class RequestTally {
+  readonly #bounds: readonly number[];
+  readonly #routes = new Map<string, RouteTally>();
+
+  constructor(bounds: readonly number[]) {
+    this.#bounds = bounds;
+  }
+
+  record(route: string, method: string, status: number, seconds: number): void {
+    let tally = this.#routes.get(route);
+    if (!tally) this.#routes.set(route, (tally = { answers: new Map(), buckets: new Float64Array(this.#bounds.length + 1), sum: 0, count: 0 }));
+    const key = method + status;
+    const answer = tally.answers.get(key);
+    if (answer) answer.count++;
+    else tally.answers.set(key, { method, status: String(status), count: 1 });
+    let bucket = 0;
+    while (bucket < this.#bounds.length && seconds > this.#bounds[bucket]!) bucket++;
+    tally.buckets[bucket]!++;
+    tally.sum += seconds;
+    tally.count++;
+  }
+
+  /** prom-client metrics (registerMetric) that read this tally when scraped. */
+  metrics(counter: { name: string; help: string }, histogram: { name: string; help: string }): Metric[] {
+    return [
+      scraped(counter.name, counter.help, "counter", () => this.#counterValues()),
+      scraped(histogram.name, histogram.help, "histogram", () => this.#histogramValues(histogram.name)),
+    ];
+  }
+
+  #counterValues(): MetricValue<string>[] {
+    const values: MetricValue<string>[] = [];
+    for (const [route, tally] of this.#routes) {
+      for (const { method, status, count } of tally.answers.values()) values.push({ labels: { route, method, status }, value: count });
+    }
+    return values;
+  }
+
+  #histogramValues(name: string): MetricValue<string>[] {
+    const values: MetricValue<string>[] = [];
+    for (const [route, tally] of this.#routes) {
+      let cumulative = 0;
+      this.#bounds.forEach((bound, i) => {
+        cumulative += tally.buckets[i]!;
+        values.push({ metricName: `${name}_bucket`, labels: { le: bound, route }, value: cumulative } as MetricValue<string>);
+      });
+      values.push({ metricName: `${name}_bucket`, labels: { le: "+Inf", route }, value: tally.count } as MetricValue<string>);
+      values.push({ metricName: `${name}_sum`, labels: { route }, value: tally.sum } as MetricValue<string>);
+      values.push({ metricName: `${name}_count`, labels: { route }, value: tally.count } as MetricValue<string>);
+    }
+    return values;
+  }
+}
+
+/** The smallest object prom-client's Registry formats: a name, help, type and get(). */
+function scraped(name: string, help: string, type: "counter" | "histogram", read: () => MetricValue<string>[]): Metric {
+  const get = async () => ({ name, help, type, aggregator: "sum", values: read() }) as unknown as MetricObjectWithValues<MetricValue<string>>;
+  return { name, help, type, aggregator: "sum", get, reset: () => undefined } as unknown as Metric;
+}
