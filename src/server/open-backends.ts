@@ -37,7 +37,7 @@ export function isPostgresUrl(db: string): boolean {
 export async function openBackends(options: BackendOptions): Promise<Backends> {
   const postgres = isPostgresUrl(options.db);
   const dbPath = postgres ? options.db : resolve(options.db);
-  const store = postgres ? await openPostgres(options.db, options.warn) : await openLowdb(dbPath, options.warn, options.onWrite);
+  const store = postgres ? await openPostgres(options.db, options.warn, options.onWrite) : await openLowdb(dbPath, options.warn, options.onWrite);
   try {
     const limiter = await openLimiter(options, postgres ? undefined : dbPath);
     const db = `db ${postgres ? redactUrl(options.db) : dbPath}`;
@@ -49,9 +49,10 @@ export async function openBackends(options: BackendOptions): Promise<Backends> {
   }
 }
 
-async function openPostgres(url: string, warn: (message: string) => void): Promise<Store> {
+async function openPostgres(url: string, warn: (message: string) => void, onWrite?: (write: StoreWrite) => void): Promise<Store> {
   const { openPostgresStore } = await import("../store/postgres/open-postgres-store.js");
-  return openPostgresStore(url, { warn });
+  const onBatch = onWrite ? (changes: number, ms: number) => onWrite({ engine: "postgres", changes, ms }) : undefined;
+  return openPostgresStore(url, { warn, onBatch });
 }
 
 async function openLowdb(file: string, warn: (message: string) => void, onWrite?: (write: StoreWrite) => void): Promise<Store> {

@@ -99,6 +99,8 @@ describe("GET /metrics", () => {
     if (testBackend() === "lowdb") {
       expect(text).toMatch(/petstore_store_write_batch_size_count\{engine="lowdb"\} [1-9]/);
       expect(text).toMatch(/petstore_journal_bytes_total [1-9]\d*/);
+    } else {
+      expect(text).toMatch(/petstore_store_write_batch_size_sum\{engine="postgres"\} 2\n/);
     }
   });
 

@@ -12,6 +12,8 @@ export interface PostgresStoreOptions {
   warn: (message: string) => void;
   /** Connections per instance; several instances share the server's max_connections. */
   poolSize?: number;
+  /** Told of each batched INSERT of creates: how many pets, how long (metrics). */
+  onBatch?: (size: number, ms: number) => void;
 }
 
 const POOL_SIZE = 10;
@@ -46,7 +48,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   const touches = new TouchBuffer(pool, database, options.warn);
   let closing: Promise<void> | undefined;
   return {
-    pets: new PostgresPetStore(pool, database),
+    pets: new PostgresPetStore(pool, database, options.onBatch),
     keys: new PostgresKeyStore(pool, database, touches),
     close: () => (closing ??= closePool(pool, touches, options.warn)),
   };
