@@ -75,7 +75,7 @@ function addGlobalOptions(program: Command): void {
     .option("--api-key <key>", "API key (better: `config set api-key -`)")
     .option("--json", "JSON on stdout; errors as JSON on stderr")
     .option("--timeout <ms>", `time limit per request (default ${DEFAULT_TIMEOUT_MS})`)
-    .option("--retries <n>", `retries on 429, refused connections and 502/503/504 (default ${DEFAULT_RETRIES})`)
+    .option("--retries <n>", `retries on 429, and (requests safe to repeat) on lost connections, timeouts and 502/503/504 (default ${DEFAULT_RETRIES})`)
     .option("--max-wait <seconds>", `most time to wait in all for Retry-After and backoff (default ${DEFAULT_MAX_WAIT_S})`)
     .option("--verbose", "log requests, answers and remaining quota to stderr")
     .addOption(new Option("--color <when>", "colour: auto (on a terminal, unless NO_COLOR or TERM=dumb), always, never").choices(COLOR_MODES))
