@@ -5,7 +5,7 @@ import { exitCodeFor, ExitCode } from "./errors.js";
 import { reportError } from "./report-error.js";
 import { PROGRAM_HELP } from "./help-text.js";
 import { COLOR_MODES, DEFAULT_BASE_URL, DEFAULT_MAX_WAIT_S, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, resolveColorMode, type GlobalFlags } from "./settings.js";
-import { completionCommand } from "./commands/completion.js";
+import { completeValuesCommand, completionCommand } from "./commands/completion.js";
 import { configCommand } from "./commands/config/index.js";
 import { keysCommand } from "./commands/keys/index.js";
 import { petsCommand } from "./commands/pets/index.js";
@@ -54,7 +54,7 @@ function buildProgram(ctx: CliContext, setExitCode: (code: number) => void): Com
   addGlobalOptions(program);
   program.addHelpText("after", PROGRAM_HELP);
   program.addCommand(petsCommand(ctx)).addCommand(keysCommand(ctx)).addCommand(configCommand(ctx));
-  program.addCommand(completionCommand(ctx));
+  program.addCommand(completionCommand(ctx)).addCommand(completeValuesCommand(ctx), { hidden: true });
   registerServe(program, ctx, setExitCode);
   registerOpenApi(program, ctx);
   registerStatus(program, ctx);
