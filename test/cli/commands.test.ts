@@ -325,7 +325,7 @@ describe("pets delete --if-match, and a retried DELETE", () => {
     expect(result).toMatchObject({ code: 1, stdout: "" });
     expect(result.stderr).toBe(
       "Error: pet 7 has changed (precondition_failed, HTTP 412)\n" +
-        "It changed since that ETag was read, and nothing was changed now. Fetch it again (`petstore pets get 7 --verbose` shows its ETag), then repeat with the new ETag.\n",
+        "The pet changed since that ETag was read. To go on, fetch it again (`petstore pets get 7 --verbose` shows its ETag) and repeat with the new ETag.\n",
     );
   });
 
@@ -371,7 +371,7 @@ describe("pets update", () => {
     expect(ok.requests[0]?.headers["if-match"]).toBe('"pet-7-1"');
     const stale = await run(["pets", "update", "7", "--name", "Max", "--if-match", "pet-7-1"], [apiError(412, "precondition_failed", "pet 7 has changed")]);
     expect(stale).toMatchObject({ code: 1, stdout: "" });
-    expect(stale.stderr).toContain("Error: pet 7 has changed (precondition_failed, HTTP 412)\nIt changed since that ETag was read");
+    expect(stale.stderr).toContain("Error: pet 7 has changed (precondition_failed, HTTP 412)\nThe pet changed since that ETag was read.");
   });
 
   it.each([

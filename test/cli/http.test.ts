@@ -251,7 +251,7 @@ describe("answers after a retry", () => {
     const changed = errorResponse(412, "precondition_failed", "the pet changed");
     const first = await call([changed], "PATCH", {}, undefined, { body: { name: "Max" }, headers: { "if-match": '"pet-1-1"' } });
     expect((first.error as ApiError).hint).toBe(
-      "It changed since that ETag was read, and nothing was changed now. Fetch it again (`petstore pets get 1 --verbose` shows its ETag), then repeat with the new ETag.",
+      "The pet changed since that ETag was read. To go on, fetch it again (`petstore pets get 1 --verbose` shows its ETag) and repeat with the new ETag.",
     );
     const again = await call([errorResponse(502, "x", "bad"), changed], "PATCH", {}, undefined, { body: { name: "Max" } });
     expect((again.error as ApiError).hint).toContain("An earlier attempt of this command got no answer and may have made that change itself.");

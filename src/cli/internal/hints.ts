@@ -58,11 +58,9 @@ const ADMIN_KEY_HINT =
 /** The pet moved on since its ETag was read: read it again; maybe it was this command's own lost attempt. */
 function preconditionHint(context: StatusHintContext): string {
   const id = /\/pets\/(\d+)$/.exec(context.path)?.[1];
-  const fetch = id === undefined ? "Fetch it again" : `Fetch it again (\`petstore pets get ${id} --verbose\` shows its ETag)`;
-  const own = context.repeated
-    ? " An earlier attempt of this command got no answer and may have made that change itself."
-    : "";
-  return `It changed since that ETag was read, and nothing was changed now.${own} ${fetch}, then repeat with the new ETag.`;
+  const fetch = id === undefined ? "fetch it again" : `fetch it again (\`petstore pets get ${id} --verbose\` shows its ETag)`;
+  const own = context.repeated ? " An earlier attempt of this command got no answer and may have made that change itself." : "";
+  return `The pet changed since that ETag was read.${own} To go on, ${fetch} and repeat with the new ETag.`;
 }
 
 /** The server keeps each Idempotency-Key's answer; these two say the key was busy or used otherwise. */
