@@ -23,7 +23,7 @@ export function deleteCommand(ctx: CliContext): Command {
     .description("Delete a pet by id, for good (its id is never reused). Asks first on a terminal")
     .argument("<id>", "the pet's id, a positive integer")
     .option("-y, --yes", "delete without asking (required when not on a terminal)")
-    .option("--if-match <etag>", "delete it only if it still has this ETag (`pets get <id> --verbose` shows it); else exit 1")
+    .option("--if-match <etag>", "delete it only if it still has this ETag, as `pets get <id> --verbose` shows it; else exit 1, nothing deleted")
     .action(async (id: string, flags: { yes?: boolean; ifMatch?: string }, self: Command) => {
       const petId = idValue("<id>", id);
       const ifMatch = flags.ifMatch === undefined ? undefined : ifMatchValue(flags.ifMatch);
@@ -34,7 +34,7 @@ export function deleteCommand(ctx: CliContext): Command {
     command,
     "petstore pets delete 42",
     "petstore pets delete 42 --yes   # in a script",
-    "petstore pets delete 42 --yes --if-match '\"pet-42-3\"'   # not if it changed since",
+    'petstore pets delete 42 --yes --if-match "pet-42-3"   # not if it changed since it was read',
   );
 }
 
