@@ -96,7 +96,7 @@ export function createApiClient(settings: HttpSettings, deps: HttpDeps): ApiClie
     async request<T>(method: Method, target: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
       const url = resolveTarget(settings.baseUrl, target, options.query);
       const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-      const headers = { ...requestHeaders(settings.apiKey, body !== undefined), ...options.headers, ...authorization(settings.apiKey) };
+      const headers = { ...requestHeaders(body !== undefined), ...options.headers, ...authorization(settings.apiKey) };
       // One key for all the attempts of this POST, so the server runs it at most once and a lost
       // answer can be asked for again (retry-policy.ts then treats the POST as repeatable).
       if (method === "POST") headers["idempotency-key"] = (deps.idempotencyKey ?? randomUUID)();
@@ -139,7 +139,7 @@ export function resolveTarget(baseUrl: string, target: string, query: RequestOpt
   return url.toString();
 }
 
-function requestHeaders(apiKey: string | undefined, hasBody: boolean): Record<string, string> {
+function requestHeaders(hasBody: boolean): Record<string, string> {
   const headers: Record<string, string> = { accept: "application/json", "user-agent": `petstore-cli/${pkg.version}` };
   if (hasBody) headers["content-type"] = "application/json";
   return headers;
