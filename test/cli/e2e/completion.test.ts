@@ -74,6 +74,8 @@ function complete(shell: string, line: string, env: Record<string, string>): { v
 describe.each(["bash", "zsh", "fish"])("%s completes profile names after --env", (shell) => {
   const inUse = { PETSTORE_CONFIG: "" };
   beforeAll(() => {
+    // Never skipped: a missing shell fails, naming the package (.ci/run installs them).
+    if (spawnSync(shell, ["-c", "exit 0"]).status !== 0) throw new Error(`${shell} is not installed: apt-get install ${shell}`);
     inUse.PETSTORE_CONFIG = join(dir, "config.json");
   });
 
