@@ -23,6 +23,12 @@ export class ApiError extends Error {
     readonly hint?: string,
     /** Seconds the server asked us to wait (429), when it said. */
     readonly retryAfter?: number,
+    /**
+     * An earlier attempt of the same request may have reached the server (it got no answer, or
+     * a gateway's 502/503/504), so this answer may follow work that attempt did: a 404 to a
+     * repeated DELETE, a 412 to a repeated PATCH with If-Match.
+     */
+    readonly repeated = false,
   ) {
     super(body.message);
   }

@@ -5,6 +5,7 @@ export const PROGRAM_HELP = `
 Examples:
   $ petstore pets list --status available
   $ petstore --env staging pets add --name Rex --category 1
+  $ petstore pets update 42 --status sold --if-match "pet-42-3"
   $ petstore config set api-key - --env production < key.txt
   $ petstore keys create --plan pro --name ci
 
@@ -27,13 +28,15 @@ Output:
   when piped, JSON with --json. Progress, notices and errors go to stderr:
   "Error: <message> (<code>, HTTP <status>)" and a hint, or with --json the
   JSON Error object. Each request times out after --timeout ms (default ${DEFAULT_TIMEOUT_MS});
-  a 429 is retried up to --retries times (default ${DEFAULT_RETRIES}) after its Retry-After,
-  a GET or POST (sent with an Idempotency-Key) also after refused connections and
-  502/503/504; all the waits of a request together stay under --max-wait seconds.
+  a 429 is retried up to --retries times (default ${DEFAULT_RETRIES}) after its Retry-After;
+  a request safe to repeat also after a lost connection, a timeout and 502/503/504:
+  GET, PATCH, DELETE, and POST, which carries one Idempotency-Key on all its attempts
+  so a create is never made twice. All the waits of a request together stay under
+  --max-wait seconds.
 
 Exit codes:
   0  success
-  1  any other failure (HTTP 400, 5xx, an unexpected answer)
+  1  any other failure (HTTP 400, 412 from --if-match, 5xx, an unexpected answer)
   2  usage error: a bad command, flag or argument; nothing was sent
   3  not authenticated or not allowed (HTTP 401, 403)
   4  not found (HTTP 404)

@@ -8,7 +8,7 @@ import { ApiError, type NetworkError } from "./errors.js";
 import { hintForStatus } from "./internal/hints.js";
 import { parseRetryAfter, retryDelay, type AttemptOutcome } from "./internal/retry-policy.js";
 
-export type Method = "GET" | "POST" | "DELETE";
+export type Method = "GET" | "POST" | "PATCH" | "DELETE";
 /** Response headers, lower-case names; repeated headers joined with ", ". */
 export type ResponseHeaders = Record<string, string | undefined>;
 
@@ -22,6 +22,11 @@ export interface ApiResponse<T> {
 export interface RequestOptions {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
+  /**
+   * More request headers, lower-case names (`if-match`, or a `content-type` other than
+   * application/json); they win over the client's own, except Authorization.
+   */
+  headers?: Record<string, string>;
   /** Sees the headers of the final response, success or error, before it is returned or thrown. */
   onResponse?: (headers: ResponseHeaders) => void;
 }
@@ -91,24 +96,29 @@ export function createApiClient(settings: HttpSettings, deps: HttpDeps): ApiClie
     async request<T>(method: Method, target: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
       const url = resolveTarget(settings.baseUrl, target, options.query);
       const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-      const headers = requestHeaders(settings.apiKey, body !== undefined);
-      // One key for all the attempts of this POST, so the server runs it at most once.
+      const headers = { ...requestHeaders(body !== undefined), ...options.headers, ...authorization(settings.apiKey) };
+      // One key for all the attempts of this POST, so the server runs it at most once and a lost
+      // answer can be asked for again (retry-policy.ts then treats the POST as repeatable).
       if (method === "POST") headers["idempotency-key"] = (deps.idempotencyKey ?? randomUUID)();
       const wire: WireRequest = { method, url, headers, body };
       let waitedMs = 0;
+      let repeated = false;
       for (let attempt = 0; ; attempt++) {
         const result = await send(wire);
         const outcome = outcomeOf(result, deps.now());
         const policy = { retries: settings.retries, maxWaitMs: settings.maxWaitMs, waitedMs, random: deps.random };
-        const delay = retryDelay(method, outcome, attempt, policy);
+        const delay = retryDelay(wire, outcome, attempt, policy);
         if (delay === undefined) {
           if (result.kind === "failure") throw result.error;
           options.onResponse?.(result.headers);
           if (result.status < 200 || result.status > 299) {
-            throw apiErrorOf(result, url, outcome.retryAfterMs, { apiKeySent: Boolean(settings.apiKey), retriesMade: attempt }, deps.now());
+            const sent = { apiKeySent: Boolean(settings.apiKey), retriesMade: attempt, repeated };
+            throw apiErrorOf(result, url, outcome.retryAfterMs, sent, deps.now());
           }
           return { status: result.status, headers: result.headers, body: parseBody(result, url, settings.baseUrl) as T, url };
         }
+        // A 429 was refused before any work; anything else retried may have done the work.
+        repeated ||= outcome.status !== 429;
         deps.onRetry?.({ delayMs: delay, retry: attempt + 1, of: settings.retries, after: result });
         await deps.sleep(delay);
         waitedMs += delay;
@@ -129,11 +139,15 @@ export function resolveTarget(baseUrl: string, target: string, query: RequestOpt
   return url.toString();
 }
 
-function requestHeaders(apiKey: string | undefined, hasBody: boolean): Record<string, string> {
+function requestHeaders(hasBody: boolean): Record<string, string> {
   const headers: Record<string, string> = { accept: "application/json", "user-agent": `petstore-cli/${pkg.version}` };
-  if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   if (hasBody) headers["content-type"] = "application/json";
   return headers;
+}
+
+/** Set last, so no caller's headers can replace or drop the key the settings paired with this host. */
+function authorization(apiKey: string | undefined): Record<string, string> {
+  return apiKey ? { authorization: `Bearer ${apiKey}` } : {};
 }
 
 function outcomeOf(attempt: Attempt, nowMs: number): AttemptOutcome {
@@ -146,7 +160,7 @@ function apiErrorOf(
   answer: Extract<Attempt, { kind: "answer" }>,
   url: string,
   retryAfterMs: number | undefined,
-  sent: { apiKeySent: boolean; retriesMade: number },
+  sent: { apiKeySent: boolean; retriesMade: number; repeated: boolean },
   nowMs: number,
 ): ApiError {
   const body = errorBody(answer.status, answer.text, url);
@@ -154,7 +168,7 @@ function apiErrorOf(
   const context = { ...sent, waitMs, nowMs, path: new URL(url).pathname };
   const retryAfter = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
   const hint = body.code === UNEXPECTED ? notThisApiHint(new URL(url).origin) : hintForStatus(body, context);
-  return new ApiError(body, hint, retryAfter);
+  return new ApiError(body, hint, retryAfter, sent.repeated);
 }
 
 /** The code of an answer that is not the API's (see errorBody); exit 1, never "not found". */

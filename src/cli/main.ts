@@ -5,7 +5,7 @@ import { exitCodeFor, ExitCode } from "./errors.js";
 import { reportError } from "./report-error.js";
 import { PROGRAM_HELP } from "./help-text.js";
 import { COLOR_MODES, DEFAULT_BASE_URL, DEFAULT_MAX_WAIT_S, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, resolveColorMode, type GlobalFlags } from "./settings.js";
-import { completionCommand } from "./commands/completion.js";
+import { completeValuesCommand, completionCommand } from "./commands/completion.js";
 import { configCommand } from "./commands/config/index.js";
 import { keysCommand } from "./commands/keys/index.js";
 import { petsCommand } from "./commands/pets/index.js";
@@ -54,7 +54,7 @@ function buildProgram(ctx: CliContext, setExitCode: (code: number) => void): Com
   addGlobalOptions(program);
   program.addHelpText("after", PROGRAM_HELP);
   program.addCommand(petsCommand(ctx)).addCommand(keysCommand(ctx)).addCommand(configCommand(ctx));
-  program.addCommand(completionCommand(ctx));
+  program.addCommand(completionCommand(ctx)).addCommand(completeValuesCommand(ctx), { hidden: true });
   registerServe(program, ctx, setExitCode);
   registerOpenApi(program, ctx);
   registerStatus(program, ctx);
@@ -75,7 +75,7 @@ function addGlobalOptions(program: Command): void {
     .option("--api-key <key>", "API key (better: `config set api-key -`)")
     .option("--json", "JSON on stdout; errors as JSON on stderr")
     .option("--timeout <ms>", `time limit per request (default ${DEFAULT_TIMEOUT_MS})`)
-    .option("--retries <n>", `retries on 429, refused connections and 502/503/504 (default ${DEFAULT_RETRIES})`)
+    .option("--retries <n>", `retries on 429, and (requests safe to repeat) on lost connections, timeouts and 502/503/504 (default ${DEFAULT_RETRIES})`)
     .option("--max-wait <seconds>", `most time to wait in all for Retry-After and backoff (default ${DEFAULT_MAX_WAIT_S})`)
     .option("--verbose", "log requests, answers and remaining quota to stderr")
     .addOption(new Option("--color <when>", "colour: auto (on a terminal, unless NO_COLOR or TERM=dumb), always, never").choices(COLOR_MODES))

@@ -96,14 +96,14 @@ describe("exit codes and error lines", () => {
     expect(result.stderr).toBe("\r\u001b[2KRetrying in 1.0 s after HTTP 429 (retry 1 of 3)\n");
   });
 
-  it("logs where the settings came from, each request and answer, and the retries with --verbose", async () => {
+  it("logs where the settings came from, each request and answer with its ETag, and the retries with --verbose", async () => {
     const result = await run(["pets", "list", "--verbose"], [tooMany("1"), { status: 200, body: [] }]);
     expect(result.stderr).toMatch(
       new RegExp(
         `^\\* base URL ${BASE_URL} from the environment; API key from the environment\n` +
           `> GET ${BASE_URL}/pets\\?limit=30\n< HTTP 429 \\(\\d+ ms\\), quota \\d+/60 left, resets at [\\d:]{8}\n` +
           `Retrying in 1\\.0 s after HTTP 429 \\(retry 1 of 3\\)\n` +
-          `> GET ${BASE_URL}/pets\\?limit=30\n< HTTP 200 \\(\\d+ ms\\), quota \\d+/60 left, resets at [\\d:]{8}\n$`,
+          `> GET ${BASE_URL}/pets\\?limit=30\n< HTTP 200 \\(\\d+ ms\\), quota \\d+/60 left, resets at [\\d:]{8}\n  ETag: "page-scripted"\n$`,
       ),
     );
     expect(result.stderr).not.toContain("ps_test");
@@ -229,6 +229,16 @@ describe("pets get", () => {
     expect(JSON.parse(result.stdout)).toEqual(pet(7));
     expect(result.stderr).toBe(notice);
   });
+
+  it("shows the pet's ETag with --verbose on stderr, never on stdout, with --json or not", async () => {
+    const withEtag = { ...found, headers: { ...GET_PET_DEPRECATION, etag: '"pet-7-2"' } };
+    for (const argv of [["pets", "get", "7", "--json", "--verbose"], ["pets", "get", "7", "--verbose"]]) {
+      const result = await run(argv, [withEtag]);
+      expect(result.stderr).toMatch(/\n< HTTP 200 [^\n]*\n {2}ETag: "pet-7-2"\n/);
+      expect(result.stdout).not.toContain("pet-7-2");
+    }
+    expect(JSON.parse((await run(["pets", "get", "7", "--json", "--verbose"], [withEtag])).stdout)).toEqual(pet(7));
+  });
 });
 
 describe("pets add and keys", () => {
@@ -299,6 +309,89 @@ describe("pets delete asks first", () => {
     const gone = await run(["pets", "delete", "7", "--yes"], [apiError(404, "not_found", "no pet with id 7")]);
     expect(gone).toMatchObject({ code: 4, stderr: "Error: no pet with id 7 (not_found, HTTP 404)\n" });
     const bad = await run(["pets", "delete", "seven", "--yes"], deleteScript);
+    expect(bad).toMatchObject({ code: 2, requests: [] });
+  });
+});
+
+describe("pets delete --if-match, and a retried DELETE", () => {
+  it("sends If-Match, quoting a bare ETag the shell unquoted", async () => {
+    const result = await run(["pets", "delete", "7", "--yes", "--if-match", "pet-7-2"], [{ status: 204 }]);
+    expect(result).toMatchObject({ code: 0, stderr: "" });
+    expect(result.requests[0]?.headers["if-match"]).toBe('"pet-7-2"');
+  });
+
+  it("exits 1 on 412, saying the pet changed since and how to read it again", async () => {
+    const result = await run(["pets", "delete", "7", "--yes", "--if-match", '"pet-7-1"'], [apiError(412, "precondition_failed", "pet 7 has changed")]);
+    expect(result).toMatchObject({ code: 1, stdout: "" });
+    expect(result.stderr).toBe(
+      "Error: pet 7 has changed (precondition_failed, HTTP 412)\n" +
+        "The pet changed since that ETag was read. To go on, fetch it again (`petstore pets get 7 --verbose` shows its ETag) and repeat with the new ETag.\n",
+    );
+  });
+
+  it("reports a 404 after a retry that followed a lost answer as deleted, with a notice, exit 0", async () => {
+    const busy = apiError(503, "storage_unavailable", "busy", { "retry-after": "1" });
+    const result = await run(["pets", "delete", "7", "--yes"], [busy, apiError(404, "not_found", "no pet with id 7")]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      "Notice: pet 7 was gone when a retry of the DELETE arrived: the first attempt got no answer and most likely deleted it.\n",
+    );
+  });
+
+  it("still exits 4 for a 404 when no earlier attempt can have deleted it (a 429 did nothing)", async () => {
+    const result = await run(["pets", "delete", "7", "--yes"], [tooMany("0"), apiError(404, "not_found", "no pet with id 7")]);
+    expect(result).toMatchObject({ code: 4, stderr: "Error: no pet with id 7 (not_found, HTTP 404)\n" });
+  });
+});
+
+describe("pets update", () => {
+  const updated = { id: 7, name: "Max", categoryId: 2, status: "sold" };
+
+  it("sends only the fields given as a merge patch, and prints the pet as pets get does", async () => {
+    const result = await run(["pets", "update", "7", "--status", "sold", "--category", "2"], [{ status: 200, body: updated }]);
+    expect(result).toMatchObject({ code: 0, stdout: "7\tMax\t2\tsold\n", stderr: "" });
+    expect(result.requests).toEqual([
+      expect.objectContaining({ method: "PATCH", path: "/v1/pets/7", body: { categoryId: 2, status: "sold" } }),
+    ]);
+    expect(result.requests[0]?.headers).toMatchObject({ "content-type": "application/merge-patch+json" });
+    expect(result.requests[0]?.headers["if-match"]).toBeUndefined();
+    expect(result.requests[0]?.headers["idempotency-key"]).toBeUndefined();
+  });
+
+  it("prints a table on a terminal and the Pet object with --json; --verbose shows the new ETag on stderr only", async () => {
+    const table = await run(["pets", "update", "7", "--name", "Max"], [{ status: 200, body: updated }], { isStdoutTTY: true });
+    expect(stripVTControlCharacters(table.stdout)).toMatch(/ID\s+NAME\s+CATEGORY\s+STATUS[\s\S]*7\s+Max\s+2\s+sold/);
+    const json = await run(["pets", "update", "7", "--name", "Max", "--json", "--verbose"], [{ status: 200, body: updated }]);
+    expect(JSON.parse(json.stdout)).toEqual(updated);
+    expect(json.stderr).toContain('  ETag: "pet-7-1"\n');
+  });
+
+  it("sends --if-match as If-Match, and exits 1 on 412 with the hint to fetch it again", async () => {
+    const ok = await run(["pets", "update", "7", "--name", "Max", "--if-match", '"pet-7-1"'], [{ status: 200, body: updated }]);
+    expect(ok.requests[0]?.headers["if-match"]).toBe('"pet-7-1"');
+    const stale = await run(["pets", "update", "7", "--name", "Max", "--if-match", "pet-7-1"], [apiError(412, "precondition_failed", "pet 7 has changed")]);
+    expect(stale).toMatchObject({ code: 1, stdout: "" });
+    expect(stale.stderr).toContain("Error: pet 7 has changed (precondition_failed, HTTP 412)\nThe pet changed since that ETag was read.");
+  });
+
+  it.each([
+    { argv: [], message: "pets update needs something to change: give --name, --category or --status (or several)" },
+    { argv: ["--name", " "], message: "--name must not be empty" },
+    { argv: ["--name", "x".repeat(201)], message: "--name must be at most 200 characters" },
+    { argv: ["--category", "1.5"], message: '--category must be an integer from 1 to 9007199254740991, got "1.5"' },
+    { argv: ["--category", "0"], message: '--category must be an integer from 1 to 9007199254740991, got "0"' },
+    { argv: ["--status", "lost"], message: "option '--status <status>' argument 'lost' is invalid. Allowed choices are available, pending, sold." },
+    { argv: ["--status", "sold", "--if-match", "a, b"], message: '--if-match takes one ETag, as `pets get <id> --verbose` shows it ("pet-3-2"), got "a, b"' },
+  ])("refuses $argv with exit 2 before sending", async ({ argv, message }) => {
+    const result = await run(["pets", "update", "7", ...argv], [{ status: 200, body: updated }]);
+    expect(result).toMatchObject({ code: 2, stdout: "", requests: [] });
+    expect(result.stderr.split("\n")[0]).toBe(`Error: ${message}`);
+  });
+
+  it("exits 4 for an unknown pet and 2 for an id that is not one", async () => {
+    const gone = await run(["pets", "update", "9", "--status", "sold"], [apiError(404, "not_found", "no pet with id 9")]);
+    expect(gone).toMatchObject({ code: 4, stderr: "Error: no pet with id 9 (not_found, HTTP 404)\n" });
+    const bad = await run(["pets", "update", "nine", "--status", "sold"], [{ status: 200, body: updated }]);
     expect(bad).toMatchObject({ code: 2, requests: [] });
   });
 });

@@ -2,7 +2,7 @@
 // front of the API (a proxy, a rate limiter): retries, time limits, answers that are not the API's.
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { ApiError, ExitCode, exitCodeFor, NetworkError } from "../../src/cli/errors.js";
-import { createApiClient, resolveTarget, type ApiClient, type HttpSettings } from "../../src/cli/http.js";
+import { createApiClient, resolveTarget, type ApiClient, type HttpSettings, type Method, type RequestOptions } from "../../src/cli/http.js";
 import { undiciTransport } from "../../src/cli/internal/undici-transport.js";
 import { httpReporter } from "../../src/cli/output/http-log.js";
 import { errorResponse, startFakeApi, type FakeApi, type FakeResponse } from "./helpers/fake-api.js";
@@ -35,12 +35,19 @@ afterEach(async () => {
   api = undefined;
 });
 
-async function call(responses: FakeResponse[], method: "GET" | "POST" = "GET", overrides: Partial<TestSettings> = {}, now?: () => number) {
+async function call(
+  responses: FakeResponse[],
+  method: Method = "GET",
+  overrides: Partial<TestSettings> = {},
+  now?: () => number,
+  options: RequestOptions = {},
+) {
   api = await startFakeApi(responses);
   const test = createTestContext({ now });
   const settings: TestSettings = { baseUrl: api.baseUrl, apiKey: "ps_key", timeoutMs: 2000, retries: 3, maxWaitMs: 60_000, verbose: false, ...overrides };
   const body = method === "POST" ? { name: "Rex", categoryId: 1 } : undefined;
-  const result = await withApiClient(settings, test, (client) => client.request("GET" === method ? "GET" : "POST", "/pets", { body })).then(
+  const target = method === "GET" || method === "POST" ? "/pets" : "/pets/1";
+  const result = await withApiClient(settings, test, (client) => client.request(method, target, { body, ...options })).then(
     (response) => ({ response, error: undefined }),
     (error: unknown) => ({ response: undefined, error }),
   );
@@ -58,6 +65,27 @@ describe("requests", () => {
   it("sends no Authorization header without a key", async () => {
     const { requests } = await call([{ status: 200, body: pets }], "GET", { apiKey: undefined });
     expect(requests[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it("sends a PATCH with the caller's content type and If-Match, but never lets a header replace the key", async () => {
+    const headers = { "content-type": "application/merge-patch+json", "if-match": '"pet-1-1"', authorization: "Bearer other" };
+    const { requests } = await call([{ status: 200, body: pets[0] }], "PATCH", {}, undefined, { body: { status: "sold" }, headers });
+    expect(requests[0]).toMatchObject({ method: "PATCH", path: "/v1/pets/1", body: '{"status":"sold"}' });
+    expect(requests[0]?.headers).toMatchObject({ "content-type": "application/merge-patch+json", "if-match": '"pet-1-1"', authorization: "Bearer ps_key" });
+    expect(requests[0]?.headers["idempotency-key"]).toBeUndefined();
+  });
+
+  it("shows each answer's ETag with --verbose, for --if-match", async () => {
+    const { stderr } = await call([{ status: 200, body: pets[0], headers: { etag: '"pet-1-2"' } }], "GET", { verbose: true });
+    expect(stderr()).toMatch(/^> GET .+\n< HTTP 200 \(\d+ ms\)\n {2}ETag: "pet-1-2"\n$/);
+  });
+
+  it("says with --verbose when the server answered with a replay of an earlier attempt", async () => {
+    const replay = { status: 201, body: pets[0], headers: { "idempotent-replayed": "true" } };
+    const { stderr, requests } = await call([errorResponse(502, "x", "bad gateway"), replay], "POST", { verbose: true });
+    expect(requests.map((request) => request.headers["idempotency-key"])).toEqual([requests[0]?.headers["idempotency-key"], requests[0]?.headers["idempotency-key"]]);
+    expect(stderr()).toContain("  Replayed: an earlier attempt of this request was already done; this is its answer again, nothing was done twice\n");
+    expect((await call([replay], "POST")).stderr()).toBe("");
   });
 
   it("logs requests and answers on stderr with --verbose, never the key", async () => {
@@ -173,23 +201,60 @@ describe("failures without an answer", () => {
     expect(test.sleeps).toHaveLength(2);
   });
 
-  it("does not retry a refused POST, nor a 503: the server does not keep Idempotency-Keys yet", async () => {
+  it("retries a refused POST and a 503 under the one Idempotency-Key: the server answers a key once", async () => {
     const test = createTestContext();
     const settings = { baseUrl: "http://127.0.0.1:9/v1", apiKey: "k", timeoutMs: 2000, retries: 2, maxWaitMs: 60_000, verbose: false };
     await expect(withApiClient(settings, test, (client) => client.request("POST", "/pets", { body: {} }))).rejects.toThrow(NetworkError);
-    expect(test.sleeps).toHaveLength(0);
+    expect(test.sleeps).toHaveLength(2);
     const busy = errorResponse(503, "storage_unavailable", "busy", { "retry-after": "1" });
     const { response, requests } = await call([busy, { status: 201, body: pets[0] }], "POST");
-    expect(response).toBeUndefined();
-    expect(requests).toHaveLength(1);
+    expect(response?.status).toBe(201);
+    expect(requests).toHaveLength(2);
+    expect(requests[1]?.headers["idempotency-key"]).toBe(requests[0]?.headers["idempotency-key"]);
   });
 
-  it("times out after --timeout ms, without retrying", async () => {
-    const { error, requests } = await call([{ status: 200, hang: true }], "GET", { timeoutMs: 100 });
+  it("retries a POST whose key is still being answered (409), then gets the first attempt's answer", async () => {
+    const inProgress = errorResponse(409, "idempotency_key_in_progress", "still running");
+    const { response, requests } = await call([inProgress, { status: 201, body: pets[0], headers: { "idempotent-replayed": "true" } }], "POST");
+    expect(response?.status).toBe(201);
+    expect(requests).toHaveLength(2);
+  });
+
+  it("times out after --timeout ms, retries a request safe to repeat, and reports the timeout", async () => {
+    const { error, requests } = await call([{ status: 200, hang: true }], "GET", { timeoutMs: 100, retries: 1 });
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).message).toMatch(/^no answer from http:\/\/127\.0\.0\.1:\d+ within 100 ms$/);
     expect((error as NetworkError).code).toBe("timeout");
-    expect(requests).toHaveLength(1);
+    expect(requests).toHaveLength(2);
+  });
+
+  it("retries a timed-out POST under the same Idempotency-Key, and a DELETE", async () => {
+    const post = await call([{ status: 200, hang: true }, { status: 201, body: pets[0], headers: { "idempotent-replayed": "true" } }], "POST", { timeoutMs: 100 });
+    expect(post.response?.status).toBe(201);
+    expect(post.requests[1]?.headers["idempotency-key"]).toBe(post.requests[0]?.headers["idempotency-key"]);
+    const del = await call([{ status: 200, hang: true }, { status: 204 }], "DELETE", { timeoutMs: 100 });
+    expect(del.response?.status).toBe(204);
+    expect(del.requests).toHaveLength(2);
+  });
+});
+
+describe("answers after a retry", () => {
+  it("marks an error that may follow the work of an earlier attempt", async () => {
+    const gone = errorResponse(404, "not_found", "no pet with id 1");
+    const afterLost = await call([errorResponse(504, "x", "gateway timeout"), gone], "DELETE");
+    expect((afterLost.error as ApiError).repeated).toBe(true);
+    const afterRefusal = await call([tooMany({ "retry-after": "0" }), gone], "DELETE");
+    expect((afterRefusal.error as ApiError).repeated).toBe(false);
+  });
+
+  it("says a 412 may be the command's own change when an earlier attempt got no answer", async () => {
+    const changed = errorResponse(412, "precondition_failed", "the pet changed");
+    const first = await call([changed], "PATCH", {}, undefined, { body: { name: "Max" }, headers: { "if-match": '"pet-1-1"' } });
+    expect((first.error as ApiError).hint).toBe(
+      "The pet changed since that ETag was read. To go on, fetch it again (`petstore pets get 1 --verbose` shows its ETag) and repeat with the new ETag.",
+    );
+    const again = await call([errorResponse(502, "x", "bad"), changed], "PATCH", {}, undefined, { body: { name: "Max" } });
+    expect((again.error as ApiError).hint).toContain("An earlier attempt of this command got no answer and may have made that change itself.");
   });
 });
 

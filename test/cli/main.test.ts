@@ -19,7 +19,7 @@ describe("petstore --help", () => {
     expect(code).toBe(0);
     for (const line of [
       /^ {2}0 {2}success$/m,
-      /^ {2}1 {2}any other failure \(HTTP 400, 5xx/m,
+      /^ {2}1 {2}any other failure \(HTTP 400, 412 from --if-match, 5xx/m,
       /^ {2}2 {2}usage error/m,
       /^ {2}3 {2}not authenticated or not allowed \(HTTP 401, 403\)$/m,
       /^ {2}4 {2}not found \(HTTP 404\)$/m,

@@ -1,16 +1,17 @@
-import { allCommands, optionsAt, type CommandSpec } from "./tree.js";
+import { allCommands, casesByBody, COMPLETE_COMMAND, completableOptions, optionsAt, valueFlags, type CommandSpec, type OptionSpec } from "./tree.js";
 
 /** A bash completion script: `source <(petstore completion bash)`. */
 export function bashCompletion(root: CommandSpec): string {
   const name = root.path[0] ?? "petstore";
   const fn = `_${name.replace(/[^A-Za-z0-9_]/g, "_")}_completions`;
   const commands = allCommands(root);
-  const valueFlags = unique(commands.flatMap((spec) => optionsAt(spec, root)).filter((o) => o.takesValue).flatMap((o) => o.flags));
+  const flagsWithValues = valueFlags(root);
+  const anyValueFlag = flagsWithValues.length > 0 ? flagsWithValues.join("|") : "--";
   const subcommandCases = commands
     .flatMap((spec) => spec.subcommands.map((sub) => `"${spec.path.join(" ")} ${sub.path.at(-1)}"`))
     .join("|");
-  const choiceCases = unique(
-    commands.flatMap((spec) => optionsAt(spec, root)).filter((o) => o.choices.length > 0).map((o) => `    ${o.flags.join("|")}) COMPREPLY=($(compgen -W "${o.choices.join(" ")}" -- "$cur")); return 0 ;;`),
+  const valueCases = casesByBody(completableOptions(root), (option) => valuesOf(option, name)).map(
+    ([flags, body]) => `    ${flags.join("|")}) ${body} ;;`,
   );
   const wordCases = commands.map((spec) => {
     const words = [...spec.subcommands.map((sub) => sub.path.at(-1)), ...spec.argChoices];
@@ -21,22 +22,32 @@ export function bashCompletion(root: CommandSpec): string {
 # Load it with: source <(${name} completion bash)
 ${fn}() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}"
-  local path="${name}" skip=0 i w words="" flags=""
+  local path="${name}" skip=0 i w words="" flags="" flag pre=""
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
-    if ((skip)); then skip=0; continue; fi
+    # bash splits --env=staging into --env, =, staging (= is in COMP_WORDBREAKS): skip both.
+    if ((skip)); then [[ "$w" == "=" ]] || skip=0; continue; fi
     case "$w" in
-      ${valueFlags.length > 0 ? valueFlags.join("|") : "--"}) skip=1; continue ;;
+      ${anyValueFlag}) skip=1; continue ;;
       -*) continue ;;
     esac
     case "$path $w" in
       ${subcommandCases.length > 0 ? subcommandCases : '""'}) path="$path $w" ;;
     esac
   done
-  case "$prev" in
-${choiceCases.join("\n")}
-    ${valueFlags.length > 0 ? valueFlags.join("|") : "--"}) return 0 ;;
+  # The flag whose value is typed: "--env sta", "--env=sta" as bash splits it, or one word when
+  # COMP_WORDBREAKS lacks "=" (then the replies must carry the "--env=" back).
+  if [[ "$cur" == "=" ]]; then flag="$prev"; cur=""
+  elif [[ "$prev" == "=" ]]; then flag="\${COMP_WORDS[COMP_CWORD-2]}"
+  elif [[ "$cur" == --*=* ]]; then flag="\${cur%%=*}"; pre="$flag="; cur="\${cur#*=}"
+  else flag="$prev"
+  fi
+  case "$flag" in
+${valueCases.join("\n")}
+    ${anyValueFlag}) return 0 ;;
+    *) [[ -n "$pre" ]] && return 0; flag="" ;;
   esac
+  if [[ -n "$flag" ]]; then COMPREPLY=("\${COMPREPLY[@]/#/$pre}"); return 0; fi
   case "$path" in
 ${wordCases.join("\n")}
   esac
@@ -51,6 +62,16 @@ complete -F ${fn} ${name}
 `;
 }
 
-function unique<T>(values: T[]): T[] {
-  return [...new Set(values)];
+/** The bash that fills COMPREPLY with an option's values (the "--flag=" prefix is added after). */
+function valuesOf(option: OptionSpec, name: string): string {
+  switch (option.values) {
+    case "files":
+      // compopt marks the replies as file names (a / after folders); it fails outside a completion.
+      return 'compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur"))';
+    case "profiles":
+      // Read at Tab time, from the config file the command would use; errors never reach the line.
+      return `COMPREPLY=($(compgen -W "$(${name} ${COMPLETE_COMMAND} profiles 2>/dev/null)" -- "$cur"))`;
+    case undefined:
+      return `COMPREPLY=($(compgen -W "${option.choices.join(" ")}" -- "$cur"))`;
+  }
 }

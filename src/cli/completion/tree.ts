@@ -1,11 +1,23 @@
-import type { Command } from "commander";
+import { Help, type Command } from "commander";
+
+/** Values a shell finds at the moment of completion: file names, or the config file's profiles. */
+export type DynamicValues = "files" | "profiles";
 
 export interface OptionSpec {
   flags: string[];
   description: string;
   takesValue: boolean;
   choices: string[];
+  values?: DynamicValues;
 }
+
+/** What the hidden command prints for each kind of value the shell cannot know by itself. */
+export const COMPLETE_COMMAND = "__complete";
+
+// Options whose value is a profile of the config file, which changes after the script is generated.
+const PROFILE_FLAGS = new Set(["--env"]);
+// A value placeholder naming a file (`--db <file|url>`, `--config <file>`, `--cert <pem>`).
+const FILE_PLACEHOLDER = /<(?:file|pem)[|>]/;
 
 export interface CommandSpec {
   /** Names from the root: ["petstore", "pets", "list"]. */
@@ -27,13 +39,14 @@ export function describeCommand(command: Command, parentPath: string[] = []): Co
       description: option.description,
       takesValue: option.required || option.optional,
       choices: option.argChoices ?? [],
+      values: valuesOf(option.long, option.flags),
     }));
   options.push({ flags: ["--help", "-h"], description: "display help for command", takesValue: false, choices: [] });
   return {
     path,
     description: command.description(),
     options,
-    subcommands: command.commands.map((sub) => describeCommand(sub, path)),
+    subcommands: visibleSubcommands(command).map((sub) => describeCommand(sub, path)),
     argChoices: command.registeredArguments[0]?.argChoices ?? [],
   };
 }
@@ -48,4 +61,49 @@ export function optionsAt(spec: CommandSpec, root: CommandSpec): OptionSpec[] {
   if (spec === root) return spec.options;
   const own = new Set(spec.options.flatMap((option) => option.flags));
   return [...spec.options, ...root.options.filter((option) => !option.flags.some((flag) => own.has(flag)))];
+}
+
+/** The options of the tree that take a value, and so hide the word after them from the command path. */
+export function valueFlags(root: CommandSpec): string[] {
+  return unique(allCommands(root).flatMap((spec) => optionsAt(spec, root)).filter((o) => o.takesValue).flatMap((o) => o.flags));
+}
+
+/** Every option of the tree whose value the shell can offer, once each. */
+export function completableOptions(root: CommandSpec): OptionSpec[] {
+  const seen = new Set<string>();
+  return allCommands(root)
+    .flatMap((spec) => optionsAt(spec, root))
+    .filter((option) => option.choices.length > 0 || option.values !== undefined)
+    .filter((option) => {
+      const key = option.flags.join("|");
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+}
+
+/** The options grouped by the shell code that completes their values, so each code appears once. */
+export function casesByBody(options: OptionSpec[], bodyOf: (option: OptionSpec) => string): [string[], string][] {
+  const cases = new Map<string, string[]>();
+  for (const option of options) {
+    const body = bodyOf(option);
+    cases.set(body, [...(cases.get(body) ?? []), ...option.flags]);
+  }
+  return [...cases].map(([body, flags]) => [flags, body]);
+}
+
+export function unique<T>(values: T[]): T[] {
+  return [...new Set(values)];
+}
+
+function valuesOf(long: string | undefined, flags: string): DynamicValues | undefined {
+  if (long !== undefined && PROFILE_FLAGS.has(long)) return "profiles";
+  return FILE_PLACEHOLDER.test(flags) ? "files" : undefined;
+}
+
+/** Subcommands a person may type: hidden ones (the completion helper) are not offered. */
+function visibleSubcommands(command: Command): Command[] {
+  // Help.visibleCommands also adds the implicit `help` command, which is not in command.commands.
+  const visible = new Set(new Help().visibleCommands(command));
+  return command.commands.filter((sub) => visible.has(sub));
 }

@@ -48,3 +48,16 @@ export function textFlag(name: string, value: string | undefined, maxLength: num
   return value;
 }
 
+
+/**
+ * An ETag for If-Match. The shell eats the quotes of `--if-match "pet-3-2"`, so a bare value gets
+ * them back: the server compares quoted ETags (RFC 9110), and `pet-3-2` alone would never match.
+ */
+export function ifMatchValue(value: string): string {
+  const trimmed = value.trim();
+  if (trimmed === "" || /[\s,]/.test(trimmed.replace(/^W\//, "").replace(/^"(.*)"$/, "$1"))) {
+    throw new UsageError(`--if-match takes one ETag, as \`pets get <id> --verbose\` shows it ("pet-3-2"), got ${JSON.stringify(value)}`);
+  }
+  if (trimmed === "*" || /^(W\/)?".*"$/.test(trimmed)) return trimmed;
+  return `"${trimmed}"`;
+}

@@ -25,6 +25,8 @@ interface StatusHintContext {
   /** The clock when the answer came, for "banned until 23:15". */
   nowMs: number;
   path: string;
+  /** An earlier attempt may have reached the server (see ApiError.repeated). */
+  repeated: boolean;
 }
 
 export function hintForStatus(body: ErrorBody, context: StatusHintContext): string | undefined {
@@ -35,6 +37,11 @@ export function hintForStatus(body: ErrorBody, context: StatusHintContext): stri
         : `No API key was sent. Set one with ${KEY_HINT}.`;
     case 403:
       return context.path.includes("/keys") ? ADMIN_KEY_HINT : undefined;
+    case 409:
+    case 422:
+      return idempotencyHint(body);
+    case 412:
+      return preconditionHint(context);
     case 429:
       return rateLimitHint(body, context);
     case 503:
@@ -47,6 +54,23 @@ export function hintForStatus(body: ErrorBody, context: StatusHintContext): stri
 const ADMIN_KEY_HINT =
   "Managing keys needs an admin key: the server's PETSTORE_ADMIN_KEY, or the bootstrap key printed by its first `petstore serve`" +
   " (keys made with `keys create` are never admin keys).";
+
+/** The pet moved on since its ETag was read: read it again; maybe it was this command's own lost attempt. */
+function preconditionHint(context: StatusHintContext): string {
+  const id = /\/pets\/(\d+)$/.exec(context.path)?.[1];
+  const fetch = id === undefined ? "fetch it again" : `fetch it again (\`petstore pets get ${id} --verbose\` shows its ETag)`;
+  const own = context.repeated ? " An earlier attempt of this command got no answer and may have made that change itself." : "";
+  return `The pet changed since that ETag was read.${own} To go on, ${fetch} and repeat with the new ETag.`;
+}
+
+/** The server keeps each Idempotency-Key's answer; these two say the key was busy or used otherwise. */
+function idempotencyHint(body: ErrorBody): string | undefined {
+  if (body.code === "idempotency_key_in_progress") {
+    return "The same request is still being answered (its first attempt is slow); run the command again in a moment: it is not done twice.";
+  }
+  if (body.code === "idempotency_key_reused") return "Each command sends a fresh Idempotency-Key, so this is a bug: please report it.";
+  return undefined;
+}
 
 function rateLimitHint(body: ErrorBody, context: StatusHintContext): string {
   const made = context.retriesMade;
@@ -69,7 +93,7 @@ function minutes(ms: number): number {
   return Math.max(1, Math.ceil(ms / 60_000));
 }
 
-/** Turns a failed attempt (no HTTP answer) into the error to report, and whether a GET may retry it. */
+/** Turns a failed attempt (no HTTP answer) into the error to report, and whether it may pass (a repeatable request is retried). */
 export function networkFailure(
   error: unknown,
   timedOut: boolean,
@@ -80,7 +104,8 @@ export function networkFailure(
   const serverHint = `Is a server running at ${settings.baseUrl}? Start one with \`petstore serve\`, or choose another with --base-url, PETSTORE_BASE_URL or --env.`;
   if (timedOut) {
     const message = `no answer from ${origin} within ${settings.timeoutMs} ms`;
-    return { error: new NetworkError(message, `${serverHint} To wait longer, raise --timeout.`, "timeout"), transient: false };
+    // Transient: a slow moment may pass. Only requests safe to repeat are retried (retry-policy.ts).
+    return { error: new NetworkError(message, `${serverHint} To wait longer, raise --timeout.`, "timeout"), transient: true };
   }
   const code = (error as { code?: unknown } | null)?.code;
   if (code === "ECONNREFUSED") return { error: new NetworkError(`connection refused by ${origin}`, serverHint), transient: true };

@@ -1,5 +1,5 @@
 // What a person sees of the HTTP traffic on stderr: with --verbose each request and answer with
-// its remaining quota; and every wait longer than a second, terminal or not, since a silent
+// its remaining quota, its ETag (for --if-match) and whether it was a replay; and every wait longer than a second, terminal or not, since a silent
 // wait looks like a hang.
 import type { Attempt, HttpHooks } from "../http.js";
 import type { OutStream } from "./stream.js";
@@ -10,7 +10,10 @@ export function httpReporter(stderr: Pick<OutStream, "write" | "isTTY">, options
   };
   return {
     onRequest: (request) => log(`> ${request.method} ${request.url}`),
-    onAttempt: (attempt, elapsedMs) => log(`< ${describe(attempt)} (${elapsedMs} ms)${quotaOf(attempt)}`),
+    onAttempt(attempt, elapsedMs) {
+      log(`< ${describe(attempt)} (${elapsedMs} ms)${quotaOf(attempt)}`);
+      for (const line of detailsOf(attempt)) log(`  ${line}`);
+    },
     onRetry({ delayMs, retry, of, after }) {
       if (!options.verbose && !stderr.isTTY && delayMs <= 1000) return;
       // On a terminal, first clear a progress line that may be showing.
@@ -31,4 +34,18 @@ function quotaOf(attempt: Attempt): string {
   if (remaining === undefined) return "";
   const resetIn = reset === undefined ? "" : `, resets at ${new Date(Number(reset) * 1000).toTimeString().slice(0, 8)}`;
   return `, quota ${remaining}/${limit ?? "?"} left${resetIn}`;
+}
+
+/**
+ * The lines a person acts on: the ETag to pass to --if-match, and a replay (the server had
+ * already done this request under its Idempotency-Key and sent the first answer again).
+ */
+function detailsOf(attempt: Attempt): string[] {
+  if (attempt.kind !== "answer") return [];
+  const lines: string[] = [];
+  if (attempt.headers.etag !== undefined) lines.push(`ETag: ${attempt.headers.etag}`);
+  if (attempt.headers["idempotent-replayed"] === "true") {
+    lines.push("Replayed: an earlier attempt of this request was already done; this is its answer again, nothing was done twice");
+  }
+  return lines;
 }

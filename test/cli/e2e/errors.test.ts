@@ -56,12 +56,12 @@ describe("no server", () => {
     expect(result.stderr.match(/^Retrying in \d+\.\d s after connection refused by .+ \(retry \d of 2\)$/gm)).toHaveLength(2);
   });
 
-  it("exits 6 when the server does not answer within --timeout", async () => {
+  it("exits 6 when the server does not answer within --timeout, after retrying the GET", async () => {
     fake = await startFakeApi([{ status: 200, hang: true }]);
-    const result = await runCli(["pets", "list", "--timeout", "200"], { env: { PETSTORE_BASE_URL: fake.baseUrl } });
+    const result = await runCli(["pets", "list", "--timeout", "200", "--retries", "1"], { env: { PETSTORE_BASE_URL: fake.baseUrl } });
     expect(result.code).toBe(6);
     expect(result.stderr).toMatch(/^Error: no answer from http:\/\/127\.0\.0\.1:\d+ within 200 ms\n/);
-    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests).toHaveLength(2);
   });
 });
 
@@ -92,7 +92,7 @@ describe("retries against a rate limiter in front of the API", () => {
     expect(fake.requests).toHaveLength(3);
   });
 
-  it("retries a GET on 503 but not a POST (the server keeps no Idempotency-Keys yet), and exits 1 for a 5xx", async () => {
+  it("retries a GET and a POST on 503, the POST under one Idempotency-Key, and exits 1 for a 5xx", async () => {
     fake = await startFakeApi([errorResponse(503, "storage_unavailable", "busy")]);
     const get = await runCli(["pets", "list", "--retries", "1"], { env: { PETSTORE_BASE_URL: fake.baseUrl } });
     expect(get.code).toBe(1);
@@ -100,9 +100,21 @@ describe("retries against a rate limiter in front of the API", () => {
     const post = await runCli(["pets", "add", "--name", "Rex", "--category", "1", "--retries", "1"], { env: { PETSTORE_BASE_URL: fake.baseUrl } });
     expect(post.code).toBe(1);
     expect(post.stderr).toMatch(/^Error: busy \(storage_unavailable, HTTP 503\)\n/);
-    const posts = fake.requests.slice(2);
-    expect(posts).toHaveLength(1);
-    expect(posts[0]?.headers["idempotency-key"]).toMatch(/^[0-9a-f-]{36}$/);
+    const keys = fake.requests.slice(2).map((request) => request.headers["idempotency-key"]);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
+  it("creates once when the first answer is lost: the retry carries the key and --verbose says it was a replay", async () => {
+    const created = { id: 7, name: "Rex", categoryId: 1, status: "available" };
+    fake = await startFakeApi([{ status: 200, hang: true }, { status: 201, body: created, headers: { "idempotent-replayed": "true" } }]);
+    const args = ["pets", "add", "--name", "Rex", "--category", "1", "--timeout", "300", "--verbose"];
+    const result = await runCli(args, { env: { PETSTORE_BASE_URL: fake.baseUrl } });
+    expect(result).toMatchObject({ code: 0, stdout: "7\tRex\t1\tavailable\n" });
+    expect(result.stderr).toMatch(/Retrying in \d+\.\d s after no answer from .+ within 300 ms \(retry 1 of 3\)\n/);
+    expect(result.stderr).toContain("  Replayed: an earlier attempt of this request was already done");
+    expect(fake.requests[1]?.headers["idempotency-key"]).toBe(fake.requests[0]?.headers["idempotency-key"]);
   });
 
   it("exits 1 for a 400", async () => {

@@ -157,3 +157,42 @@ describe("pets get", () => {
     expect(result.stderr).toMatch(/^Error: <id> must be an integer/);
   });
 });
+
+describe("pets update and delete against the server, with ETags", () => {
+  const quiet = { env: { PETSTORE_NO_DEPRECATION_NOTICE: "1" } };
+  const etagOf = (stderr: string) => /^ {2}ETag: (".+")$/m.exec(stderr)?.[1];
+
+  it("changes only the fields given, prints the pet, and shows the new ETag with --verbose on stderr", async () => {
+    const added = JSON.parse((await petstore(["pets", "add", "--name", "Upd", "--category", "1", "--json"])).stdout) as { id: number };
+    const id = String(added.id);
+    const got = await petstore(["pets", "get", id, "--json", "--verbose"], quiet);
+    expect(JSON.parse(got.stdout)).toEqual({ id: added.id, name: "Upd", categoryId: 1, status: "available" });
+    const before = etagOf(got.stderr);
+    expect(before).toMatch(/^"pet-\d+-\d+"$/);
+    expect(got.stdout).not.toContain("ETag");
+
+    const updated = await petstore(["pets", "update", id, "--status", "sold", "--if-match", before!, "--verbose"]);
+    expect(updated.code).toBe(0);
+    expect(updated.stdout).toBe(`${id}\tUpd\t1\tsold\n`);
+    const after = etagOf(updated.stderr);
+    expect(after).not.toBe(before);
+
+    // The old ETag no longer matches: nothing changes, exit 1, and the hint says how to go on.
+    const stale = await petstore(["pets", "update", id, "--name", "Gone", "--if-match", before!]);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toMatch(/\(precondition_failed, HTTP 412\)\nThe pet changed since that ETag was read\. To go on, fetch it again/);
+    const staleDelete = await petstore(["pets", "delete", id, "--yes", "--if-match", before!]);
+    expect(staleDelete.code).toBe(1);
+
+    expect(await petstore(["pets", "delete", id, "--yes", "--if-match", after!])).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect((await petstore(["pets", "get", id], quiet)).code).toBe(4);
+  });
+
+  it("refuses an update with nothing to change or a bad value before sending, exit 2", async () => {
+    for (const args of [[], ["--name", ""], ["--category", "x"], ["--status", "lost"]]) {
+      const result = await petstore(["pets", "update", "1", ...args]);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe("");
+    }
+  });
+});

@@ -1,9 +1,9 @@
 import { Command } from "commander";
 import type { Pet } from "../../../contract/values.js";
 import { withClient, type CliContext } from "../../context.js";
-import { SilentError, UsageError, ExitCode } from "../../errors.js";
+import { ApiError, SilentError, UsageError, ExitCode } from "../../errors.js";
 import type { ApiClient } from "../../http.js";
-import { idValue } from "../../internal/flags.js";
+import { idValue, ifMatchValue } from "../../internal/flags.js";
 import { withExamples } from "../../internal/help.js";
 import { printOutcome, type Outcome } from "../../output/outcome.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
@@ -13,6 +13,8 @@ export interface DeleteOptions {
   id: number;
   /** --yes: delete without asking (needed without a terminal). */
   yes: boolean;
+  /** The ETag the pet must still have (--if-match): not deleted when it changed since it was read. */
+  ifMatch?: string;
 }
 
 export function deleteCommand(ctx: CliContext): Command {
@@ -21,12 +23,19 @@ export function deleteCommand(ctx: CliContext): Command {
     .description("Delete a pet by id, for good (its id is never reused). Asks first on a terminal")
     .argument("<id>", "the pet's id, a positive integer")
     .option("-y, --yes", "delete without asking (required when not on a terminal)")
-    .action(async (id: string, flags: { yes?: boolean }, self: Command) => {
+    .option("--if-match <etag>", "delete it only if it still has this ETag, as `pets get <id> --verbose` shows it; else exit 1, nothing deleted")
+    .action(async (id: string, flags: { yes?: boolean; ifMatch?: string }, self: Command) => {
       const petId = idValue("<id>", id);
+      const ifMatch = flags.ifMatch === undefined ? undefined : ifMatchValue(flags.ifMatch);
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
-      printOutcome(await runDelete({ settings, id: petId, yes: flags.yes === true }, ctx), ctx, settings);
+      printOutcome(await runDelete({ settings, id: petId, yes: flags.yes === true, ifMatch }, ctx), ctx, settings);
     });
-  return withExamples(command, "petstore pets delete 42", "petstore pets delete 42 --yes   # in a script");
+  return withExamples(
+    command,
+    "petstore pets delete 42",
+    "petstore pets delete 42 --yes   # in a script",
+    'petstore pets delete 42 --yes --if-match "pet-42-3"   # not if it changed since it was read',
+  );
 }
 
 /** Deletes after a confirmation that names the pet, fetched first; with --yes, one DELETE and nothing else. */
@@ -37,7 +46,15 @@ export async function runDelete(options: DeleteOptions, ctx: CliContext): Promis
   }
   return withClient(ctx, options.settings, async (api) => {
     if (!options.yes) await confirmDelete(api, options.id, ctx);
-    await api.request("DELETE", `/pets/${options.id}`);
+    const headers = options.ifMatch === undefined ? undefined : { "if-match": options.ifMatch };
+    try {
+      await api.request("DELETE", `/pets/${options.id}`, { headers });
+    } catch (error) {
+      // DELETE is retried after a lost answer; the pet being gone then is most likely our own doing.
+      if (!(error instanceof ApiError && error.repeated && error.body.status === 404 && error.body.code === "not_found")) throw error;
+      const message = `pet ${options.id} was gone when a retry of the DELETE arrived: the first attempt got no answer and most likely deleted it.`;
+      return { kind: "notice", message };
+    }
     return { kind: "changed", message: `Deleted pet ${options.id}.` };
   });
 }

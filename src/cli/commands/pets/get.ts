@@ -20,7 +20,12 @@ export function getCommand(ctx: CliContext): Command {
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
       await runGet({ settings, id: petId }, ctx);
     });
-  return withExamples(command, "petstore pets get 42", "petstore pets get 42 --json | jq .status");
+  return withExamples(
+    command,
+    "petstore pets get 42",
+    "petstore pets get 42 --json | jq .status",
+    "petstore pets get 42 --verbose     # also its ETag on stderr, for --if-match",
+  );
 }
 
 export async function runGet(options: GetOptions, ctx: CliContext): Promise<void> {

@@ -4,12 +4,14 @@ import { addCommand } from "./add.js";
 import { deleteCommand } from "./delete.js";
 import { getCommand } from "./get.js";
 import { listCommand } from "./list.js";
+import { updateCommand } from "./update.js";
 
 export function petsCommand(ctx: CliContext): Command {
   return new Command("pets")
-    .description("List, add, get and delete pets")
+    .description("List, add, get, update and delete pets")
     .addCommand(listCommand(ctx))
     .addCommand(addCommand(ctx))
     .addCommand(getCommand(ctx))
+    .addCommand(updateCommand(ctx))
     .addCommand(deleteCommand(ctx));
 }
