@@ -6,6 +6,7 @@ import { freePort, memoryOf, startProcess } from "./lib/processes.mjs";
 import { row } from "./lib/report.mjs";
 import { SECRETS, UNLIMITED, writeJsonServerDb, writePetstoreDb } from "./lib/seed.mjs";
 import { wallTimes } from "./lib/wall-time.mjs";
+import { limiterPause } from "./limiter-saves.mjs";
 
 const LIST = "/v1/pets?limit=20";
 const SOLD = "/v1/pets?status=sold&limit=100";
@@ -35,7 +36,9 @@ export async function runScenarios({ root, work, plan, log }) {
   });
   const post10k = await withPetstore(ctx, "petstore-10k.json", (server) => postRun(ctx, server, "10k"));
   const big = await withPetstore(ctx, "petstore-100k.json", (server) => hundredThousand(ctx, server));
-  return { rows: rowsOf({ get, jsonServerPost, post10k, big }), runs: ctx.runs };
+  const limiter = await limiterPause({ root, work, seconds: plan.limiterSeconds, log });
+  ctx.runs.limiterSaves = limiter;
+  return { rows: rowsOf({ get, jsonServerPost, post10k, big, limiter }), runs: ctx.runs };
 }
 
 async function seed({ work, log }) {
@@ -251,7 +254,7 @@ function summary(result) {
   return `${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms${cpu}${result.problem ? ` (${result.problem})` : ""}`;
 }
 
-function rowsOf({ get, jsonServerPost, post10k, big }) {
+function rowsOf({ get, jsonServerPost, post10k, big, limiter }) {
   const rps = "req/s";
   const cli = get.cli;
   const nodeE = cli["node -e ''"].median;
@@ -293,5 +296,8 @@ function rowsOf({ get, jsonServerPost, post10k, big }) {
     row({ id: "6", scenario: "server RSS with 100k pets", figure: big.memory.rssMb, unit: "MB",
       goal: ["<", 150], absolute: true }),
     row({ id: "6", scenario: "  peak RSS, after the POST run at 100k", figure: big.afterPost.peakMb, unit: "MB" }),
+    row({ id: "7", scenario: "limiter saves, 100k subjects, 20k req/s, through midnight: worst event-loop pause",
+      figure: limiter.maxMs, unit: "ms", goal: ["<", 5], absolute: true }),
+    row({ id: "7", scenario: "  p99 event-loop delay (1 ms resolution)", figure: limiter.p99Ms, unit: "ms" }),
   ];
 }

@@ -1,8 +1,9 @@
 // The in-process rate limiter: exact (it decides synchronously), with bans and optional persistence.
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { KeyLimits } from "../contract/values.js";
 import { messageOf } from "../support/error-text.js";
 import { PeriodicSaver } from "../support/periodic-saver.js";
-import type { LimitsPersister, Snapshot, SubjectRow } from "./persister.js";
+import type { LimitsPersister, RowBatches, Snapshot, SubjectRow } from "./persister.js";
 import { BAN_POLICY, type BanPolicy } from "./plans.js";
 import type { Decision, RateLimiter, Usage } from "./rate-limiter.js";
 import {
@@ -20,6 +21,12 @@ import {
 } from "./subject-state.js";
 
 const SAVE_INTERVAL_MS = 1_000;
+/**
+ * Subjects handled per turn of the event loop when saving or sweeping: about 1 ms of work on a
+ * quiet core, so 100,000 subjects never hold requests up for the 30-50 ms one pass over all of
+ * them takes (measured in bench scenario 7).
+ */
+const SUBJECTS_PER_TURN = 2_000;
 
 export interface MemoryRateLimiterOptions {
   /** ms since the epoch; Date.now by default. */
@@ -40,7 +47,10 @@ export class MemoryRateLimiter implements RateLimiter {
   private readonly warn: (message: string) => void;
   private readonly saver: PeriodicSaver | undefined;
   private day: number;
-  private dirty = false;
+  /** Subjects changed since the last save: what the next one appends. */
+  private dirty = new Set<string>();
+  /** A new UTC day began: the next save rewrites everything, leaving out the subjects that expired. */
+  private rewriteDue = false;
   private persisting: boolean;
 
   constructor(options: MemoryRateLimiterOptions = {}) {
@@ -71,7 +81,7 @@ export class MemoryRateLimiter implements RateLimiter {
     const now = this.now();
     const minute = Math.floor(now / MINUTE_MS);
     const day = Math.floor(now / DAY_MS);
-    if (day !== this.day) this.startDay(day, now);
+    if (day !== this.day) this.startDay(day);
     let state = this.subjects.get(subject);
     if (state === undefined) {
       state = newState(minute, day);
@@ -80,7 +90,7 @@ export class MemoryRateLimiter implements RateLimiter {
       roll(state, minute, day);
     }
     if (state.bannedUntil > now) return banned(state, limits, now);
-    this.changed();
+    this.changed(subject);
     if (state.minuteServed < limits.perMinute && state.dayServed < limits.perDay) {
       state.minuteServed++;
       state.dayServed++;
@@ -107,13 +117,39 @@ export class MemoryRateLimiter implements RateLimiter {
     }
   }
 
-  /** The counters worth keeping, pruning subjects whose windows ended and who are not banned. */
-  snapshot(): Snapshot {
-    const now = this.now();
-    this.prune(Math.floor(now / DAY_MS), now);
-    const rows: SubjectRow[] = [];
-    for (const [subject, state] of this.subjects) rows.push(toRow(subject, state));
-    return { version: 1, savedAt: now, rows };
+  /** Every subject's row, for a whole rewrite; subjects whose windows ended (and not banned) leave memory. */
+  private async *liveRows(): RowBatches {
+    let batch: SubjectRow[] = [];
+    let now = this.now();
+    let seen = 0;
+    // A Map iterates live: subjects added between turns are visited, deleted ones are not.
+    for (const [subject, state] of this.subjects) {
+      if (expired(state, now)) this.subjects.delete(subject);
+      else batch.push(toRow(subject, state));
+      if (++seen % SUBJECTS_PER_TURN === 0) {
+        yield batch;
+        batch = [];
+        await nextTurn();
+        now = this.now();
+      }
+    }
+    yield batch;
+  }
+
+  /** The rows of these subjects as they are now (a subject swept meanwhile is left out). */
+  private async *rowsOf(subjects: Set<string>): RowBatches {
+    let batch: SubjectRow[] = [];
+    let seen = 0;
+    for (const subject of subjects) {
+      const state = this.subjects.get(subject);
+      if (state) batch.push(toRow(subject, state));
+      if (++seen % SUBJECTS_PER_TURN === 0) {
+        yield batch;
+        batch = [];
+        await nextTurn();
+      }
+    }
+    yield batch;
   }
 
   private reject(state: SubjectState, limits: KeyLimits, now: number): Decision {
@@ -140,37 +176,70 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   // Without this, memory would grow with every client IP ever seen; a day is as long as any
-  // counter matters, so the sweep runs once per UTC day (and before every save).
-  private startDay(day: number, now: number): void {
+  // counter matters. The sweep is never done by the request that notices the new day: with a
+  // persister the next save rewrites everything and leaves expired subjects out, without one a
+  // sweep runs a few thousand subjects per turn.
+  private startDay(day: number): void {
     this.day = day;
-    this.prune(day, now);
-  }
-
-  private prune(day: number, now: number): void {
-    for (const [subject, state] of this.subjects) {
-      if (state.day !== day && state.bannedUntil <= now) this.subjects.delete(subject);
+    if (this.persisting) {
+      this.rewriteDue = true;
+      this.saver?.schedule();
+    } else {
+      void this.sweep();
     }
   }
 
-  private changed(): void {
-    this.dirty = true;
-    if (this.persisting) this.saver?.schedule();
+  private async sweep(): Promise<void> {
+    let seen = 0;
+    for (const [subject, state] of this.subjects) {
+      if (expired(state, this.now())) this.subjects.delete(subject);
+      if (++seen % SUBJECTS_PER_TURN === 0) await nextTurn();
+    }
+  }
+
+  private changed(subject: string): void {
+    if (!this.persisting) return;
+    this.dirty.add(subject);
+    this.saver?.schedule();
   }
 
   // Saves run one after another (the saver chains them), so two renames never race and a slow
   // disk never stacks writes.
   private createSaver(persister: LimitsPersister): PeriodicSaver {
     const save = async (): Promise<void> => {
-      if (!this.dirty) return;
-      this.dirty = false;
+      const day = Math.floor(this.now() / DAY_MS);
+      if (day !== this.day) {
+        this.day = day;
+        this.rewriteDue = true;
+      }
+      if (this.rewriteDue || persister.wantsRewrite()) return this.rewriteAll(persister);
+      if (this.dirty.size === 0) return;
+      const subjects = this.dirty;
+      this.dirty = new Set();
       try {
-        await persister.save(this.snapshot());
+        await persister.append(this.rowsOf(subjects), this.now());
       } catch (error) {
-        this.dirty = true;
+        for (const subject of subjects) this.dirty.add(subject);
         throw error;
       }
     };
     return new PeriodicSaver({ save, intervalMs: SAVE_INTERVAL_MS, warn: this.warn, what: "cannot save the rate-limit counters" });
+  }
+
+  // Every subject is written, so the changes noted so far are in it; those made while the rewrite
+  // runs (possibly after their row was written) are noted afresh and appended by the next save.
+  private async rewriteAll(persister: LimitsPersister): Promise<void> {
+    const noted = this.dirty;
+    const due = this.rewriteDue;
+    this.dirty = new Set();
+    this.rewriteDue = false;
+    try {
+      await persister.rewrite(this.liveRows(), this.now());
+    } catch (error) {
+      for (const subject of noted) this.dirty.add(subject);
+      this.rewriteDue = due;
+      throw error;
+    }
   }
 }
 
@@ -192,6 +261,11 @@ export async function openMemoryRateLimiter(
     warn(`${messageOf(error)}; starting with empty rate-limit counters`);
   }
   return new MemoryRateLimiter({ ...options, warn, snapshot });
+}
+
+/** Both windows ended and no ban holds: nothing about this subject matters any more. */
+function expired(state: SubjectState, now: number): boolean {
+  return state.day !== Math.floor(now / DAY_MS) && state.bannedUntil <= now;
 }
 
 function banned(state: SubjectState, limits: KeyLimits, now: number): Decision {

@@ -24,25 +24,69 @@ export interface Snapshot {
   rows: SubjectRow[];
 }
 
-/** Where snapshots live: a file now, perhaps Redis later. */
+/**
+ * Rows as the limiter hands them over: a few thousand at a time, each batch made in its own turn
+ * of the event loop, so that saving 100,000 subjects never blocks requests for long.
+ */
+export type RowBatches = AsyncIterable<SubjectRow[]>;
+
+/**
+ * Where the counters live: a file now, perhaps Redis later. Saving every subject every second
+ * would cost O(subjects) a second, so the limiter appends only the subjects that changed, and
+ * rewrites the whole state only when the appended changes have outgrown it.
+ */
 export interface LimitsPersister {
-  /** undefined when nothing was saved yet; throws when the stored state cannot be read. */
+  /** What was saved, changes applied; undefined when nothing was. Throws when it cannot be read. */
   load(): Promise<Snapshot | undefined>;
-  save(snapshot: Snapshot): Promise<void>;
+  /** Records these subjects' rows; a later row of a subject replaces an earlier one. */
+  append(rows: RowBatches, savedAt: number): Promise<void>;
+  /** Replaces everything saved with these rows (the whole state, expired subjects left out). */
+  rewrite(rows: RowBatches, savedAt: number): Promise<void>;
+  /** True when the appended changes have grown past what a rewrite would write: time for one. */
+  wantsRewrite(): boolean;
 }
 
-/** Keeps the last snapshot in memory (like lowdb's Memory adapter): for tests and in-process restarts. */
+/** Keeps the saved state in memory (like lowdb's Memory adapter): for tests and in-process restarts. */
 export class MemoryPersister implements LimitsPersister {
-  saves = 0;
-  last: Snapshot | undefined;
+  appends = 0;
+  rewrites = 0;
+  #rows = new Map<string, SubjectRow>();
+  #appendedRows = 0;
+  #savedAt = 0;
 
-  async load(): Promise<Snapshot | undefined> {
-    return this.last && structuredClone(this.last);
+  get saves(): number {
+    return this.appends + this.rewrites;
   }
 
-  async save(snapshot: Snapshot): Promise<void> {
-    this.saves++;
-    this.last = structuredClone(snapshot);
+  /** The state as load() would return it, or undefined before the first save. */
+  get last(): Snapshot | undefined {
+    return this.saves === 0 ? undefined : { version: 1, savedAt: this.#savedAt, rows: structuredClone([...this.#rows.values()]) };
+  }
+
+  async load(): Promise<Snapshot | undefined> {
+    return this.last;
+  }
+
+  async append(rows: RowBatches, savedAt: number): Promise<void> {
+    for await (const batch of rows) {
+      for (const row of batch) this.#rows.set(row[0], [...row]);
+      this.#appendedRows += batch.length;
+    }
+    this.#savedAt = savedAt;
+    this.appends++;
+  }
+
+  async rewrite(rows: RowBatches, savedAt: number): Promise<void> {
+    const next = new Map<string, SubjectRow>();
+    for await (const batch of rows) for (const row of batch) next.set(row[0], [...row]);
+    this.#rows = next;
+    this.#appendedRows = 0;
+    this.#savedAt = savedAt;
+    this.rewrites++;
+  }
+
+  wantsRewrite(): boolean {
+    return this.#appendedRows > Math.max(1_000, this.#rows.size);
   }
 }
 
@@ -52,11 +96,18 @@ export function parseSnapshot(value: unknown): Snapshot | string {
   const { version, savedAt, rows } = value as Record<string, unknown>;
   if (version !== 1) return `unsupported version ${JSON.stringify(version)}`;
   if (!isCount(savedAt)) return "savedAt is not a timestamp";
+  const reason = checkRows(rows);
+  if (reason !== undefined) return reason;
+  return { version, savedAt, rows: rows as SubjectRow[] };
+}
+
+/** undefined when `rows` is an array of SubjectRow, else why not. */
+export function checkRows(rows: unknown): string | undefined {
   if (!Array.isArray(rows)) return "rows is not an array";
   for (let i = 0; i < rows.length; i++) {
     if (!isRow(rows[i])) return `rows[${i}] is not [subject, 7 non-negative integers]`;
   }
-  return { version, savedAt, rows: rows as SubjectRow[] };
+  return undefined;
 }
 
 function isRow(row: unknown): row is SubjectRow {
@@ -65,6 +116,6 @@ function isRow(row: unknown): row is SubjectRow {
   return true;
 }
 
-function isCount(value: unknown): value is number {
+export function isCount(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 0;
 }

@@ -56,14 +56,20 @@ let tempSequence = 0;
 /**
  * Replaces `file` with `data` atomically: a reader sees the old content or the new one, never a
  * mix. The data goes to a fresh temporary file beside it (created with "wx", so the mode applies
- * and two writers never share one), which is then renamed over the file.
+ * and two writers never share one), which is then renamed over the file. An async iterable is
+ * written piece by piece as it yields, for content too big to build in one turn of the event loop.
  */
-export async function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(
+  file: string,
+  data: string | Uint8Array | AsyncIterable<string>,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   const temp = `${file}.${process.pid}.${++tempSequence}.tmp`;
   try {
     const handle = await open(temp, "wx", options.mode ?? 0o600);
     try {
-      await handle.writeFile(data);
+      if (typeof data === "string" || data instanceof Uint8Array) await handle.writeFile(data);
+      else for await (const piece of data) await handle.write(piece);
       if (options.durable) await handle.sync();
     } finally {
       await handle.close();

@@ -1,0 +1,37 @@
+// Runs in a process of its own: the file-mode limiter with 100,000 subjects under steady traffic,
+// through a UTC midnight, measuring how long its saves hold the event loop. Prints one JSON line.
+// argv: <bundled limiter module> <directory for the counters files> <seconds>
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
+import { join } from "node:path";
+import { stat } from "node:fs/promises";
+
+const [modulePath, dir, secondsText] = process.argv.slice(2);
+const { openMemoryRateLimiter, filePersister } = await import(modulePath);
+const SUBJECTS = 100_000;
+const LIMITS = { perMinute: 1_000_000, perDay: 10_000_000 };
+const seconds = Number(secondsText);
+// The clock starts 2 s before a UTC midnight, so the new day's sweep falls inside the measurement.
+const offset = Math.ceil(Date.now() / 86_400_000) * 86_400_000 - 2_000 - Date.now() - 1_000;
+const now = () => Date.now() + offset;
+
+const file = join(dir, "bench.json.limits.json");
+const limiter = await openMemoryRateLimiter({ persister: filePersister(file), now, warn: (m) => console.error(m) });
+for (let i = 0; i < SUBJECTS; i++) limiter.decide(`ip:10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, LIMITS);
+await limiter.flush();
+
+// 20,000 decisions a second over random subjects, and a new subject every tick.
+let fresh = SUBJECTS;
+const traffic = setInterval(() => {
+  for (let j = 0; j < 100; j++) limiter.decide(`ip:10.${(Math.random() * 2) | 0}.${(Math.random() * 256) | 0}.${(Math.random() * 256) | 0}`, LIMITS);
+  limiter.decide(`ip:11.${fresh >> 16}.${(fresh >> 8) & 255}.${fresh++ & 255}`, LIMITS);
+}, 5);
+await sleep(500);
+const delay = monitorEventLoopDelay({ resolution: 1 });
+delay.enable();
+await sleep(seconds * 1000);
+delay.disable();
+clearInterval(traffic);
+await limiter.close();
+const ms = (ns) => Math.round(ns / 1e4) / 100;
+console.log(JSON.stringify({ maxMs: ms(delay.max), p99Ms: ms(delay.percentile(99)), stateBytes: (await stat(file)).size }));
