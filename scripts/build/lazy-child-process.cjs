@@ -8,7 +8,7 @@ module.exports = new Proxy(
   {},
   {
     get(_target, name) {
-      childProcess ??= require("node:child_process");
+      childProcess ??= process.getBuiltinModule("node:child_process");
       return childProcess[name];
     },
   },
