@@ -9,6 +9,20 @@ import { build } from "esbuild";
 import { rm } from "node:fs/promises";
 
 const outdir = new URL("../dist/", import.meta.url).pathname;
+const stub = (name) => new URL(`./build/${name}`, import.meta.url).pathname;
+
+/** Modules a dependency loads at start-up but petstore never uses, replaced by a stub. */
+const startupTrim = {
+  name: "startup-trim",
+  setup(build) {
+    build.onResolve({ filter: /client-h2\.js$/ }, (args) =>
+      args.importer.includes("/node_modules/undici/") ? { path: stub("undici-without-http2.cjs") } : undefined,
+    );
+    build.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      args.importer.includes("/node_modules/commander/") ? { path: stub("lazy-child-process.cjs") } : undefined,
+    );
+  },
+};
 await rm(outdir, { recursive: true, force: true });
 await build({
   entryPoints: { cli: "src/cli/main.ts" },
@@ -20,6 +34,7 @@ await build({
   target: "node20.19",
   sourcemap: "linked",
   logLevel: "warning",
+  plugins: [startupTrim],
   // Server-only packages stay in node_modules: only `serve` imports them, lazily.
   external: ["h3", "h3/*", "srvx", "srvx/*", "listhen", "lowdb", "lowdb/*", "pino", "prom-client"],
   // commander is CommonJS and requires node built-ins; ESM output needs a real require.

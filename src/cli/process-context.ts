@@ -1,6 +1,5 @@
 // The context of a real run: the process's streams and environment, the config file, undici,
 // the terminal. Built once by bin/petstore.js; nothing else reads `process`.
-import { spawn } from "node:child_process";
 import { homedir } from "node:os";
 import { configFilePath, fileConfigStore } from "./config-file.js";
 import type { CliContext, ClientBase, Pager } from "./context.js";
@@ -81,6 +80,8 @@ function lazyClient(load: () => Promise<ApiClient>): ApiClient {
 
 /** `sh -c <command>` with our stdout and stderr; quitting it early (less's q) is not an error. */
 function spawnPager(command: string): Pager {
+  // Loaded here, not at the top: node:child_process costs every command's start-up, the pager few.
+  const { spawn } = process.getBuiltinModule("node:child_process");
   const child = spawn("sh", ["-c", command], { stdio: ["pipe", "inherit", "inherit"] });
   child.stdin.on("error", ignoreClosedPipe);
   const exited = new Promise<void>((resolve) => {
