@@ -3,6 +3,7 @@ import { ROUTES, type OperationId } from "../contract/routes.js";
 import type { KeyLimits } from "../contract/schemas.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
 import type { KeyRecord, KeyStore } from "../store/key-store.js";
+import type { OrderStore } from "../store/order-store.js";
 import type { PetStore } from "../store/pet-store.js";
 import { toErrorResponse } from "./error-response.js";
 import { createGuard } from "./middleware/guard.js";
@@ -10,6 +11,7 @@ import type { ServerLogger } from "./request-log.js";
 import { createKey, getCurrentKey, listKeys, revokeKey } from "./routes/keys.js";
 import { registerRoutes, type Handlers } from "./routes/register.js";
 import { getOpenApi } from "./routes/openapi.js";
+import { getInventory, getOrder, listOrders, placeOrder, updateOrder } from "./routes/orders.js";
 import { createPet, deletePet, getPet, listPets, updatePet } from "./routes/pets.js";
 
 declare module "h3" {
@@ -23,6 +25,7 @@ declare module "h3" {
 export interface AppDeps {
   pets: PetStore;
   keys: KeyStore;
+  orders: OrderStore;
   limiter: RateLimiter;
   limitsOf: (key: KeyRecord) => KeyLimits;
   anonymousLimits: KeyLimits;
@@ -50,14 +53,19 @@ export function createApp(deps: AppDeps): H3 {
 
 /** The handler of each operation in the route table (src/contract/routes.ts). */
 function handlers(deps: AppDeps): Handlers<OperationId> {
-  const { pets } = deps;
+  const { pets, orders, now } = deps;
   return {
     health: () => ({ status: "ok" }),
     listPets: (event) => listPets(event, pets),
     createPet: (event) => createPet(event, pets),
     getPet: (event) => getPet(event, pets),
     updatePet: (event) => updatePet(event, pets),
-    deletePet: (event) => deletePet(event, pets),
+    deletePet: (event) => deletePet(event, pets, orders),
+    listOrders: (event) => listOrders(event, orders),
+    placeOrder: (event) => placeOrder(event, orders, now),
+    getOrder: (event) => getOrder(event, orders),
+    updateOrder: (event) => updateOrder(event, orders, now),
+    getInventory: () => getInventory(orders),
     listKeys: () => listKeys(deps),
     createKey: (event) => createKey(event, deps),
     revokeKey: (event) => revokeKey(event, deps),

@@ -117,7 +117,7 @@ describe("each route's own entry marks its answers", () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const extended = buildOpenApiDocument(TABLE) as any;
     const listOrders = extended.paths["/store/orders"].get;
-    expect(listOrders["x-stability"]).toBe("beta");
+    expect(listOrders["x-stability-level"]).toBe("beta");
     expect(Object.keys(listOrders.responses["200"].headers)).toContain("X-API-Stability");
     expect(extended.components.headers["X-API-Stability"].schema).toEqual({ const: "beta" });
     expect(extended.components.headers.Deprecation.schema.enum).toEqual(["@1767225600", "@1800000000"]);

@@ -44,6 +44,11 @@ export class PetIndex {
     return { pets: pets.slice(start, end), hasMore: end < pets.length };
   }
 
+  /** How many pets have this status: the length of its list, so never a scan. */
+  count(status: string): number {
+    return this.#lists.get(status)?.length ?? 0;
+  }
+
   get size(): number {
     return this.#byId.size;
   }
