@@ -46,7 +46,7 @@ export class PetIndex {
 
   /** How many pets have this status: the length of its list, so never a scan. */
   count(status: string): number {
-    return this.#lists.get(status)?.length ?? 0;
+    return this.#lists.get(listKey(status, undefined))?.length ?? 0;
   }
 
   get size(): number {
