@@ -8,7 +8,7 @@ import { ApiError, type NetworkError } from "./errors.js";
 import { hintForStatus } from "./internal/hints.js";
 import { parseRetryAfter, retryDelay, type AttemptOutcome } from "./internal/retry-policy.js";
 
-export type Method = "GET" | "POST" | "DELETE";
+export type Method = "GET" | "POST" | "PATCH" | "DELETE";
 /** Response headers, lower-case names; repeated headers joined with ", ". */
 export type ResponseHeaders = Record<string, string | undefined>;
 
