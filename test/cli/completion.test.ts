@@ -27,9 +27,11 @@ beforeAll(async () => {
 
 // What each line should complete to (the last word is being typed).
 const cases: [string, string[]][] = [
-  ["petstore ", ["pets", "keys", "config", "completion", "serve", "openapi", "status"]],
+  ["petstore ", ["pets", "keys", "config", "orders", "inventory", "completion", "serve", "openapi", "status"]],
   ["petstore pets ", ["list", "add", "get", "delete"]],
   ["petstore keys ", ["create", "list", "revoke"]],
+  ["petstore orders ", ["place", "list", "get", "approve", "deliver", "cancel"]],
+  ["petstore orders list --status ", ["placed", "approved", "delivered", "cancelled"]],
   ["petstore --env staging --base-url http://x/v1 pets ", ["list", "add", "get", "delete"]],
   ["petstore pets list --status ", ["available", "pending", "sold"]],
   ["petstore keys create --plan ", ["free", "pro", "business", "enterprise"]],
