@@ -1,4 +1,4 @@
-import { allCommands, optionsAt, type CommandSpec } from "./tree.js";
+import { allCommands, choicesByPathAndFlag, optionsAt, type CommandSpec } from "./tree.js";
 
 /** A bash completion script: `source <(petstore completion bash)`. */
 export function bashCompletion(root: CommandSpec): string {
@@ -9,8 +9,8 @@ export function bashCompletion(root: CommandSpec): string {
   const subcommandCases = commands
     .flatMap((spec) => spec.subcommands.map((sub) => `"${spec.path.join(" ")} ${sub.path.at(-1)}"`))
     .join("|");
-  const choiceCases = unique(
-    commands.flatMap((spec) => optionsAt(spec, root)).filter((o) => o.choices.length > 0).map((o) => `    ${o.flags.join("|")}) COMPREPLY=($(compgen -W "${o.choices.join(" ")}" -- "$cur")); return 0 ;;`),
+  const choiceCases = choicesByPathAndFlag(root).map(
+    ({ keys, choices }) => `    ${keys.map((key) => `"${key}"`).join("|")}) COMPREPLY=($(compgen -W "${choices.join(" ")}" -- "$cur")); return 0 ;;`,
   );
   const wordCases = commands.map((spec) => {
     const words = [...spec.subcommands.map((sub) => sub.path.at(-1)), ...spec.argChoices];
@@ -33,8 +33,10 @@ ${fn}() {
       ${subcommandCases.length > 0 ? subcommandCases : '""'}) path="$path $w" ;;
     esac
   done
-  case "$prev" in
+  case "$path $prev" in
 ${choiceCases.join("\n")}
+  esac
+  case "$prev" in
     ${valueFlags.length > 0 ? valueFlags.join("|") : "--"}) return 0 ;;
   esac
   case "$path" in

@@ -49,3 +49,22 @@ export function optionsAt(spec: CommandSpec, root: CommandSpec): OptionSpec[] {
   const own = new Set(spec.options.flatMap((option) => option.flags));
   return [...spec.options, ...root.options.filter((option) => !option.flags.some((flag) => own.has(flag)))];
 }
+
+/**
+ * The values each option takes, keyed by `"<command path> <flag>"`: two commands may give one
+ * flag different choices (`pets list --status` and `orders list --status`). Keys with the same
+ * choices are grouped, so a script has one case per set of values.
+ */
+export function choicesByPathAndFlag(root: CommandSpec): Array<{ keys: string[]; choices: string[] }> {
+  const groups = new Map<string, { keys: string[]; choices: string[] }>();
+  for (const spec of allCommands(root)) {
+    for (const option of optionsAt(spec, root)) {
+      if (option.choices.length === 0) continue;
+      const id = option.choices.join(" ");
+      const group = groups.get(id) ?? { keys: [], choices: option.choices };
+      groups.set(id, group);
+      for (const flag of option.flags) group.keys.push(`${spec.path.join(" ")} ${flag}`);
+    }
+  }
+  return [...groups.values()];
+}

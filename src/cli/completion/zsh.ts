@@ -1,4 +1,4 @@
-import { allCommands, optionsAt, type CommandSpec, type OptionSpec } from "./tree.js";
+import { allCommands, choicesByPathAndFlag, optionsAt, type CommandSpec, type OptionSpec } from "./tree.js";
 
 /** A zsh completion script: `source <(petstore completion zsh)` after compinit, or save it as `_petstore` in $fpath. */
 export function zshCompletion(root: CommandSpec): string {
@@ -8,9 +8,9 @@ export function zshCompletion(root: CommandSpec): string {
   const allOptions = commands.flatMap((spec) => optionsAt(spec, root));
   const valueFlags = [...new Set(allOptions.filter((o) => o.takesValue).flatMap((o) => o.flags))];
   const subcommandCases = commands.flatMap((spec) => spec.subcommands.map((sub) => quote(sub.path.join(" "))));
-  const choiceCases = [
-    ...new Set(allOptions.filter((o) => o.choices.length > 0).map((o) => `    (${o.flags.join("|")}) compadd -- ${o.choices.join(" ")}; return ;;`)),
-  ];
+  const choiceCases = choicesByPathAndFlag(root).map(
+    ({ keys, choices }) => `    (${keys.map(quote).join("|")}) compadd -- ${choices.join(" ")}; return ;;`,
+  );
   const wordCases = commands.map((spec) => {
     const items = [
       ...spec.subcommands.map((sub) => describe(sub.path.at(-1) ?? "", sub.description)),
@@ -36,8 +36,10 @@ ${fn}() {
       (${subcommandCases.length > 0 ? subcommandCases.join("|") : "''"}) cmdpath="$cmdpath $w" ;;
     esac
   done
-  case \${words[CURRENT-1]} in
+  case "$cmdpath \${words[CURRENT-1]}" in
 ${choiceCases.join("\n")}
+  esac
+  case \${words[CURRENT-1]} in
     (${valueFlags.length > 0 ? valueFlags.join("|") : "--"}) _message 'value'; return ;;
   esac
   case $cmdpath in
