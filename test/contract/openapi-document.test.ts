@@ -55,6 +55,22 @@ describe("the OpenAPI document", () => {
     expect(doc.components.schemas.Pet.properties.id).toMatchObject({ type: "integer", format: "int64" });
   });
 
+  it("tags the Store operations Store and marks each beta; the pets' are tagged Pets and stable", () => {
+    expect(doc.tags.map((tag: { name: string }) => tag.name)).toEqual(["Pets", "Store", "Keys", "Meta"]);
+    const store = operations.filter(({ path }) => path.startsWith("/store/"));
+    expect(store.map(({ id }) => id).sort()).toEqual(["getInventory", "getOrder", "listOrders", "placeOrder", "updateOrder"]);
+    for (const { id, op } of store) {
+      expect(op.tags, id).toEqual(["Store"]);
+      expect(op["x-stability-level"], id).toBe("beta");
+      expect(op.description, id).toMatch(/^Beta:/);
+      expect(Object.keys(op.responses["401"].headers), id).toContain("X-API-Stability");
+    }
+    for (const { id, op } of operations.filter(({ path }) => path.startsWith("/pets"))) {
+      expect(op.tags, id).toEqual(["Pets"]);
+      expect(op["x-stability-level"], id).toBeUndefined();
+    }
+  });
+
   it("applies the bearer scheme to every operation but getOpenApi", () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     for (const { id, op } of operations) {
