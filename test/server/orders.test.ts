@@ -170,11 +170,16 @@ describe("GET /v1/store/orders", () => {
     await expectError(await server.api("/store/orders?pet=1"), 400, "invalid_parameter");
   });
 
-  it("GET /store/orders/{id}: 200 with ETag, 404 unknown", async () => {
+  it("GET /store/orders/{id}: 200 with ETag, 304 for If-None-Match while unchanged, 404 unknown", async () => {
     const { order } = await placed();
     const response = await server.api(`/store/orders/${order.id}`);
     expect(await json(response)).toEqual(order);
     expect(response.headers.get("etag")).toBe(`"order-${order.id}-1"`);
+    const unchanged = await server.api(`/store/orders/${order.id}`, { headers: { "if-none-match": `"order-${order.id}-1"` } });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.headers.get("x-api-stability")).toBe("beta");
+    await move(order.id, "approved");
+    expect((await server.api(`/store/orders/${order.id}`, { headers: { "if-none-match": `"order-${order.id}-1"` } })).status).toBe(200);
     await expectError(await server.api("/store/orders/999999"), 404, "not_found");
   });
 });

@@ -10,7 +10,7 @@ import type { OrderStore, StoredOrder } from "../../store/order-store.js";
 import type { ChangeOptions } from "../../store/pet-store.js";
 import { ApiHttpError, invalidBody, invalidParameter, notFound } from "../errors.js";
 import { encodeCursor } from "../internal/cursor.js";
-import { ifMatchRevisions, orderEtag } from "../internal/etag.js";
+import { ifMatchRevisions, noneMatchHits, orderEtag } from "../internal/etag.js";
 import { readJsonBody } from "../internal/json-body.js";
 import { parseCursor, parseIdFilter, parseLimit } from "../internal/pagination.js";
 import { parsePositiveInteger, readQuery, safeEcho } from "../internal/query.js";
@@ -44,12 +44,15 @@ export async function placeOrder(event: H3Event, orders: OrderStore, now: () => 
   return withEtag(event, result.stored);
 }
 
-/** getOrder: GET /v1/store/orders/{orderId}. */
-export async function getOrder(event: H3Event, orders: OrderStore): Promise<Order> {
+/** getOrder: GET /v1/store/orders/{orderId}; 304 without a body when If-None-Match names its ETag, as getPet. */
+export async function getOrder(event: H3Event, orders: OrderStore): Promise<Order | null> {
   const id = orderIdOf(event);
   const stored = await orders.get(id);
   if (!stored) throw notFound(`no order with id ${id}`);
-  return withEtag(event, stored);
+  const order = withEtag(event, stored);
+  if (!noneMatchHits(event.req.headers.get("if-none-match"), orderEtag(stored))) return order;
+  event.res.status = 304;
+  return null;
 }
 
 /** updateOrder: PATCH /v1/store/orders/{orderId} {status}; delivered sells the pet, cancelled frees it. */
