@@ -215,6 +215,30 @@ describe("GET /v1/store/inventory", () => {
   });
 });
 
+describe("GET /v1/store/inventory while orders move", () => {
+  it("always adds up to the same number of pets: each answer is one instant, never half a change", async () => {
+    const total = async () => Object.values(await json(await server.api("/store/inventory")) as Record<string, number>).reduce((a, b) => a + b, 0);
+    const pets = await Promise.all(Array.from({ length: 20 }, () => newPet()));
+    const expected = await total();
+    let moving = true;
+    const sums: number[] = [];
+    const reading = (async () => {
+      while (moving) sums.push(await total());
+    })();
+    await Promise.all(
+      pets.map(async (pet, i) => {
+        const order = await json(await place(pet.id));
+        if (i % 2 === 0) await move(order.id, "cancelled");
+        else await move(order.id, "approved").then(() => move(order.id, "delivered"));
+      }),
+    );
+    moving = false;
+    await reading;
+    expect(sums.length).toBeGreaterThan(0);
+    expect(new Set(sums)).toEqual(new Set([expected]));
+  });
+});
+
 describe("after a restart", () => {
   it("keeps orders with their pets and never reuses an order id", async () => {
     const own = await startTestServer();
