@@ -26,6 +26,7 @@ const logger = createLogger({ write: () => true }, { quiet: true, now: Date.now 
 const base: AppDeps = {
   pets: store.pets,
   keys: store.keys,
+  orders: store.orders,
   limiter: new MemoryRateLimiter({ now: Date.now }),
   limitsOf: (key) => limitsFor(key.admin ? "admin" : key.plan, key.limits, limits),
   anonymousLimits: limits.anonymous,

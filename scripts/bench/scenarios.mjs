@@ -7,6 +7,7 @@ import { row } from "./lib/report.mjs";
 import { SECRETS, UNLIMITED, writeJsonServerDb, writePetstoreDb } from "./lib/seed.mjs";
 import { wallTimes } from "./lib/wall-time.mjs";
 import { limiterPause } from "./limiter-saves.mjs";
+import { inventoryRun, ordersRun, storeRows } from "./store.mjs";
 
 const LIST = "/v1/pets?limit=20";
 const SOLD = "/v1/pets?status=sold&limit=100";
@@ -35,10 +36,12 @@ export async function runScenarios({ root, work, plan, log }) {
     return result;
   });
   const post10k = await withPetstore(ctx, "petstore-10k.json", (server) => postRun(ctx, server, "10k"));
+  const inventory1k = await withPetstore(ctx, "petstore-1k.json", (server) => inventoryRun(ctx, server, "1k"));
   const big = await withPetstore(ctx, "petstore-100k.json", (server) => hundredThousand(ctx, server));
   const limiter = await limiterPause({ root, work, seconds: plan.limiterSeconds, log });
   ctx.runs.limiterSaves = limiter;
-  return { rows: rowsOf({ get, jsonServerPost, post10k, big, limiter }), runs: ctx.runs };
+  const store = storeRows({ ...big, inventory1k });
+  return { rows: [...rowsOf({ get, jsonServerPost, post10k, big, limiter }), ...store], runs: ctx.runs };
 }
 
 async function seed({ work, log }) {
@@ -188,7 +191,9 @@ async function hundredThousand(ctx, server) {
   const afterPost = memoryOf(server.pid);
   ctx.runs["memory after POST at 100k"] = afterPost;
   const patch100k = await patchRun(ctx, server);
-  return { sold, memory, post100k, afterPost, patch100k };
+  const inventory100k = await inventoryRun(ctx, server, "100k");
+  const orders100k = await ordersRun(ctx, server, post100k.total);
+  return { sold, memory, post100k, afterPost, patch100k, inventory100k, orders100k };
 }
 
 /** PATCHes spread over the 100k seeded pets, each a new name, so that every one is a real change. */

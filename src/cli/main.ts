@@ -9,6 +9,8 @@ import { completeValuesCommand, completionCommand } from "./commands/completion.
 import { configCommand } from "./commands/config/index.js";
 import { keysCommand } from "./commands/keys/index.js";
 import { petsCommand } from "./commands/pets/index.js";
+import { ordersCommand } from "./commands/orders/index.js";
+import { inventoryCommand } from "./commands/inventory.js";
 import { registerOpenApi } from "./commands/openapi.js";
 import { registerServe } from "./commands/serve.js";
 import { registerStatus } from "./commands/status.js";
@@ -54,6 +56,7 @@ function buildProgram(ctx: CliContext, setExitCode: (code: number) => void): Com
   addGlobalOptions(program);
   program.addHelpText("after", PROGRAM_HELP);
   program.addCommand(petsCommand(ctx)).addCommand(keysCommand(ctx)).addCommand(configCommand(ctx));
+  program.addCommand(ordersCommand(ctx)).addCommand(inventoryCommand(ctx));
   program.addCommand(completionCommand(ctx)).addCommand(completeValuesCommand(ctx), { hidden: true });
   registerServe(program, ctx, setExitCode);
   registerOpenApi(program, ctx);

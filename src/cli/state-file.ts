@@ -7,6 +7,8 @@ import { readJsonFile, writeFileAtomic } from "../support/json-file.js";
 export interface CliState {
   /** Base URL → Unix ms when the deprecation notice of `pets get` was last shown for it. */
   deprecationNoticeShown?: Record<string, number>;
+  /** Base URL → Unix ms when the beta notice of the Store commands was last shown for it. */
+  betaNoticeShown?: Record<string, number>;
 }
 
 export interface StateStore {
@@ -38,6 +40,10 @@ export function fileStateStore(path: string): StateStore {
 
 function asState(json: unknown): CliState {
   if (typeof json !== "object" || json === null) return {};
-  const shown = (json as CliState).deprecationNoticeShown;
-  return typeof shown === "object" && shown !== null ? { deprecationNoticeShown: shown } : {};
+  const state: CliState = {};
+  for (const key of ["deprecationNoticeShown", "betaNoticeShown"] as const) {
+    const shown = (json as CliState)[key];
+    if (typeof shown === "object" && shown !== null) state[key] = shown;
+  }
+  return state;
 }

@@ -5,6 +5,12 @@ export const PET_STATUSES = ["available", "pending", "sold"] as const;
 export type PetStatus = (typeof PET_STATUSES)[number];
 export const DEFAULT_PET_STATUS: PetStatus = "available";
 
+/** An order's life: placed -> approved -> delivered, or placed | approved -> cancelled. */
+export const ORDER_STATUSES = ["placed", "approved", "delivered", "cancelled"] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+/** The statuses in which an order holds its pet: at most one such order per pet. */
+export const OPEN_ORDER_STATUSES: readonly OrderStatus[] = ["placed", "approved"];
+
 export const PLANS = ["free", "pro", "business", "enterprise"] as const;
 export type Plan = (typeof PLANS)[number];
 
@@ -40,4 +46,8 @@ export function characterCount(text: string): number {
 
 export function isPetStatus(value: string): value is PetStatus {
   return (PET_STATUSES as readonly string[]).includes(value);
+}
+
+export function isOrderStatus(value: string): value is OrderStatus {
+  return (ORDER_STATUSES as readonly string[]).includes(value);
 }

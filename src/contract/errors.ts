@@ -14,6 +14,9 @@ export const ERROR_CODES = [
   "not_found",
   "method_not_allowed",
   "precondition_failed",
+  "pet_not_available",
+  "invalid_transition",
+  "pet_has_open_order",
   "rate_limited",
   "key_banned",
   "storage_unavailable",
@@ -44,7 +47,16 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, ErrorCodeDoc>> = {
   method_not_allowed: { status: 405, meaning: "The path exists but not with this method; Allow lists the methods." },
   precondition_failed: {
     status: 412,
-    meaning: "If-Match names no current ETag of the pet: it changed since it was read. Nothing was changed; read it again.",
+    meaning: "If-Match names no current ETag of the pet or order: it changed since it was read. Nothing was changed; read it again.",
+  },
+  pet_not_available: { status: 409, meaning: "The pet of a new order is not available; the message names its status." },
+  invalid_transition: {
+    status: 409,
+    meaning: "An order cannot move from its status to the one asked (placed -> approved -> delivered; placed | approved -> cancelled); the message names both.",
+  },
+  pet_has_open_order: {
+    status: 409,
+    meaning: "The pet has an open (placed or approved) order, named in the message: it cannot be deleted nor change status until that order is delivered or cancelled.",
   },
   rate_limited: { status: 429, meaning: "A rate-limit window is exhausted; wait Retry-After seconds, back off exponentially." },
   key_banned: { status: 429, meaning: "Too many requests over the limit: the key (or IP) is banned until Retry-After." },

@@ -36,7 +36,7 @@ const HEADER_COMPONENTS = {
   "Retry-After": header("Whole seconds to wait before retrying.", integer),
   Location: header("Path of the created resource.", { type: "string", format: "uri-reference", examples: ["/v1/pets/1"] }),
   ETag: header(
-    'Strong entity tag (RFC 9110). A pet\'s is `"pet-<id>-<revision>"` and changes with every update; a page\'s is a digest of the page. Send it back in If-None-Match (GET) or If-Match (PATCH, DELETE).',
+    'Strong entity tag (RFC 9110). A pet\'s is `"pet-<id>-<revision>"`, an order\'s `"order-<id>-<revision>"`, and it changes with every update; a page\'s is a digest of the page. Send it back in If-None-Match (GET) or If-Match (PATCH, DELETE).',
     { type: "string", pattern: '^"[!#-~]+"$', examples: ['"pet-1-3"'] },
   ),
   "Link-Next": header(
@@ -120,7 +120,14 @@ const ERROR_RESPONSES = {
   Unauthorized: { status: 401, description: "The API key is missing, malformed, unknown or revoked.", headers: ["WWW-Authenticate"] },
   Forbidden: { status: 403, description: "The operation needs an admin API key." },
   NotFound: { status: 404, description: "No such resource. Any path this document does not list answers this too." },
-  PreconditionFailed: { status: 412, description: "If-Match names no current ETag of the pet; nothing was changed." },
+  PreconditionFailed: { status: 412, description: "If-Match names no current ETag of the pet or order; nothing was changed." },
+  PetNotAvailable: { status: 409, codes: ["pet_not_available"], description: "The pet is not available (pending or sold): it cannot be ordered." },
+  InvalidTransition: { status: 409, codes: ["invalid_transition"], description: "The order cannot move from its status to the one asked; nothing was changed." },
+  PetHasOpenOrder: {
+    status: 409,
+    codes: ["pet_has_open_order"],
+    description: "The pet has an open order (named in the message): it cannot be deleted nor change status until the order is delivered or cancelled.",
+  },
   MethodNotAllowed: { status: 405, description: "Answers a listed path called with a method it does not list.", headers: ["Allow"] },
   PayloadTooLarge: { status: 413, description: `The body is larger than ${kibibytes(MAX_BODY_BYTES)}.` },
   UnsupportedMediaType: { status: 415, description: "The body is not sent as a media type the operation accepts (application/json; for PATCH also application/merge-patch+json)." },

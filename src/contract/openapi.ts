@@ -15,6 +15,8 @@ const DESCRIPTION = `The animal-store API.
 - **Rate limits.** Every response carries \`X-RateLimit-*\`, \`RateLimit\` and \`RateLimit-Policy\`.
   Over the limit: 429 with \`Retry-After\`; back off exponentially, or the key is banned for a while.
 - **Errors.** Every error has the Error body (\`code\`, \`message\`, \`status\`).
+- **Stability.** The operations tagged Store are beta (\`x-stability-level: beta\`): they may still change
+  within v1, and every answer to them carries \`X-API-Stability: beta\`. Any valid key may call them.
 - **Routing.** A path this document does not list answers 404 \`not_found\`
   (#/components/responses/NotFound; 401 first under ${API_PREFIX} without a valid key); a listed path
   called with another method answers 405 \`method_not_allowed\` with \`Allow\`
@@ -55,9 +57,13 @@ export function buildOpenApiDocument(routes: readonly RouteEntry[] = ROUTES): Re
     ],
     security: [{ [BEARER]: [] }],
     tags: [
-      { name: "pets", description: "The animals." },
-      { name: "keys", description: "API keys; admin keys only." },
-      { name: "meta", description: "About the API itself." },
+      { name: "Pets", description: "The animals." },
+      {
+        name: "Store",
+        description: "Orders and the inventory. Beta: it may still change within v1; every answer says so with `X-API-Stability: beta`.",
+      },
+      { name: "Keys", description: "API keys; admin keys only." },
+      { name: "Meta", description: "About the API itself." },
     ],
     paths: structuredClone(paths(routes)),
     components: {

@@ -33,6 +33,10 @@ export type ErrorResponseName =
   | "NotFound"
   | "MethodNotAllowed"
   | "PreconditionFailed"
+  /** 409: pet_not_available, invalid_transition or pet_has_open_order, narrowed per operation. */
+  | "PetNotAvailable"
+  | "InvalidTransition"
+  | "PetHasOpenOrder"
   | "PayloadTooLarge"
   | "UnsupportedMediaType"
   | "TooManyRequests"

@@ -54,7 +54,7 @@ export interface SuccessResponse {
 
 /** What the OpenAPI document says of an operation beyond what the guard and router need. */
 export interface OperationDoc {
-  tag: "pets" | "keys" | "meta";
+  tag: "pets" | "store" | "keys" | "meta";
   summary: string;
   /** A deprecated operation's description starts with its dates and replacement. */
   description?: string;
@@ -113,6 +113,99 @@ const PET_ID: Parameter = { name: "petId", in: "path", description: "The pet's i
 
 /** What updatePet accepts: RFC 7396's own media type, and plain JSON for clients that only know that. */
 export const MERGE_PATCH_MEDIA_TYPES = ["application/merge-patch+json", "application/json"] as const;
+
+
+const ORDER_ID: Parameter = { name: "orderId", in: "path", description: "The order's id.", schema: { type: "integer", format: "int64", minimum: 1 } };
+const ORDER_IF_MATCH: Parameter = { ...IF_MATCH, description: "The order's ETag as you last read it: 412 precondition_failed, changing nothing, when it has changed since." };
+const BETA_TEXT = "Beta: the Store group may still change within v1; every answer carries `X-API-Stability: beta`.";
+
+/** The Store group (beta): orders that move a pet from available to sold, and the inventory. */
+const STORE_ROUTES = [
+  {
+    operationId: "listOrders",
+    method: "GET",
+    path: "/store/orders",
+    access: "key",
+    stability: "beta",
+    request: {
+      parameters: [
+        query("limit", "Maximum number of orders to return.", { type: "integer", minimum: LIST_LIMIT_MIN, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT }),
+        query("status", "Only orders with this status.", schemaRef("OrderStatus")),
+        query("petId", "Only orders for this pet; combines with status.", { type: "integer", format: "int64", minimum: 1 }),
+        query("cursor", "Opaque: take it from the `Link` of the previous page.", { type: "string" }),
+      ],
+    },
+    doc: {
+      tag: "store",
+      summary: "List orders, a page at a time (beta)",
+      description: `${BETA_TEXT} Orders ordered by id, filtered by status and/or pet, paginated as GET /pets is.`,
+      success: { status: 200, description: "A page of orders.", schema: schemaRef("Orders"), headers: ["Link-Next"] },
+      errors: ["InvalidParameter"],
+    },
+  },
+  {
+    operationId: "placeOrder",
+    method: "POST",
+    path: "/store/orders",
+    access: "key",
+    stability: "beta",
+    request: { body: "NewOrder" },
+    doc: {
+      tag: "store",
+      summary: "Order a pet (beta)",
+      description:
+        `${BETA_TEXT} The pet must exist (404) and be available (409 pet_not_available). In one durable step ` +
+        "the order is created (placed) and the pet becomes pending; of concurrent orders for one pet exactly one succeeds.",
+      success: { status: 201, description: "The order.", schema: schemaRef("Order"), headers: ["Location", "ETag"] },
+      errors: ["NotFound", "PetNotAvailable"],
+    },
+  },
+  {
+    operationId: "getOrder",
+    method: "GET",
+    path: "/store/orders/{orderId}",
+    access: "key",
+    stability: "beta",
+    request: { parameters: [ORDER_ID, IF_NONE_MATCH] },
+    doc: {
+      tag: "store",
+      summary: "Get an order by id (beta)",
+      description: BETA_TEXT,
+      success: { status: 200, description: "The order.", schema: schemaRef("Order"), headers: ["ETag"], notModified: true },
+      errors: ["InvalidParameter", "NotFound"],
+    },
+  },
+  {
+    operationId: "updateOrder",
+    method: "PATCH",
+    path: "/store/orders/{orderId}",
+    access: "key",
+    stability: "beta",
+    request: { body: "OrderPatch", mediaTypes: MERGE_PATCH_MEDIA_TYPES, parameters: [ORDER_ID, ORDER_IF_MATCH] },
+    doc: {
+      tag: "store",
+      summary: "Move an order on: approve, deliver or cancel it (beta)",
+      description:
+        `${BETA_TEXT} placed -> approved -> delivered, placed | approved -> cancelled; any other is 409 invalid_transition. ` +
+        "delivered makes the pet sold, cancelled makes it available again, in the same durable step as the order's change.",
+      success: { status: 200, description: "The order, as updated.", schema: schemaRef("Order"), headers: ["ETag"] },
+      errors: ["InvalidParameter", "NotFound", "PreconditionFailed", "InvalidTransition"],
+    },
+  },
+  {
+    operationId: "getInventory",
+    method: "GET",
+    path: "/store/inventory",
+    access: "key",
+    stability: "beta",
+    doc: {
+      tag: "store",
+      summary: "How many pets have each status (beta)",
+      description: `${BETA_TEXT} Counted as changes are made, never by reading every pet; exact at the instant it answers.`,
+      success: { status: 200, description: "The counts.", schema: schemaRef("Inventory") },
+    },
+  },
+] as const satisfies readonly RouteEntry[];
 
 export const ROUTES = [
   {
@@ -223,10 +316,11 @@ export const ROUTES = [
       tag: "pets",
       summary: "Change a pet (JSON Merge Patch)",
       description:
-        "RFC 7396: the fields sent replace the pet's, the others stay. Any status may change to any other. " +
+        "RFC 7396: the fields sent replace the pet's, the others stay. Any status may change to any other, " +
+        "except while the pet has an open order (409 pet_has_open_order; its name and category may still change). " +
         "A patch that changes nothing is refused (400 invalid_body).",
       success: { status: 200, description: "The whole pet, as updated.", schema: schemaRef("Pet"), headers: ["ETag"] },
-      errors: ["InvalidParameter", "NotFound", "PreconditionFailed"],
+      errors: ["InvalidParameter", "NotFound", "PreconditionFailed", "PetHasOpenOrder"],
     },
   },
   {
@@ -241,9 +335,10 @@ export const ROUTES = [
       summary: "Delete a pet",
       description: "The pet is gone from every listing and from GET; its id is never given to another pet.",
       success: { status: 204, description: "Deleted." },
-      errors: ["InvalidParameter", "NotFound", "PreconditionFailed"],
+      errors: ["InvalidParameter", "NotFound", "PreconditionFailed", "PetHasOpenOrder"],
     },
   },
+  ...STORE_ROUTES,
   {
     operationId: "listKeys",
     method: "GET",

@@ -2,7 +2,7 @@
 // with these; the OpenAPI document is generated from them.
 // The record types (Pet, NewPet, KeyView, ...) are inferred from them at the end of this file.
 import * as z from "zod";
-import { characterCount, KEY_NAME_MAX_LENGTH, PET_NAME_MAX_LENGTH, PET_STATUSES, PLANS } from "./constants.js";
+import { characterCount, KEY_NAME_MAX_LENGTH, ORDER_STATUSES, PET_NAME_MAX_LENGTH, PET_STATUSES, PLANS } from "./constants.js";
 import { ERROR_CODES, type ServerErrorBody } from "./errors.js";
 
 const required = (rule: string) => (issue: { input: unknown }) =>
@@ -60,6 +60,35 @@ export const PetSchema = z
   .describe("An animal, as returned.");
 
 export const PetsSchema = z.array(PetSchema).describe("A page of animals, ordered by id.");
+
+export const OrderStatusSchema = z
+  .enum(ORDER_STATUSES, { error: required(`must be one of ${ORDER_STATUSES.join(", ")}`) })
+  .describe("placed -> approved -> delivered; placed or approved -> cancelled. delivered and cancelled are final.");
+
+export const NewOrderSchema = z
+  .strictObject({ petId: positiveSafeInteger("The pet to buy; it must be available.") })
+  .describe("Request body for placing an order. The service assigns the id and the status (placed).");
+
+export const OrderPatchSchema = z
+  .strictObject({ status: OrderStatusSchema })
+  .describe("The status to move the order to; only the transitions of OrderStatus are accepted.");
+
+export const OrderSchema = z
+  .object({
+    id: positiveSafeInteger("Unique identifier, assigned by the service; never reused."),
+    petId: positiveSafeInteger("The pet this order is for."),
+    status: OrderStatusSchema,
+    createdAt: z.iso.datetime().describe("When the order was placed (UTC)."),
+    updatedAt: z.iso.datetime().describe("When its status last changed (UTC)."),
+  })
+  .describe("An order for one pet, as returned.");
+
+export const OrdersSchema = z.array(OrderSchema).describe("A page of orders, ordered by id.");
+
+const count = (status: string) => z.int().min(0).describe(`Pets that are ${status}.`);
+export const InventorySchema = z
+  .strictObject({ available: count("available"), pending: count("pending"), sold: count("sold") })
+  .describe("How many pets have each status, at one instant.");
 
 export const ErrorSchema = z
   .object({
@@ -142,3 +171,7 @@ export type KeyView = z.infer<typeof KeyViewSchema>;
 export type CreatedKey = z.infer<typeof CreatedKeySchema>;
 /** The body of createKey, as a client sends it. */
 export type NewKey = z.input<typeof NewKeySchema>;
+/** An order for one pet, as returned. */
+export type Order = z.infer<typeof OrderSchema>;
+/** The pets per status, as GET /store/inventory answers. */
+export type Inventory = z.infer<typeof InventorySchema>;

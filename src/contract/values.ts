@@ -5,3 +5,4 @@ export * from "./constants.js";
 export { ERROR_CODES, type ErrorCode } from "./errors.js";
 export { MAX_BODY_BYTES } from "./limits.js";
 export type { CreatedKey, ErrorBody, KeyLimits, KeyView, NewKey, NewPet, Pet } from "./schemas.js";
+export type { Inventory, Order } from "./schemas.js";

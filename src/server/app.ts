@@ -3,6 +3,7 @@ import { ROUTES, type OperationId } from "../contract/routes.js";
 import type { KeyLimits } from "../contract/schemas.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
 import type { KeyRecord, KeyStore } from "../store/key-store.js";
+import type { OrderStore } from "../store/order-store.js";
 import type { PetStore } from "../store/pet-store.js";
 import { toErrorResponse } from "./error-response.js";
 import { ApiHttpError } from "./errors.js";
@@ -19,6 +20,7 @@ import { StorageUnavailableError } from "../support/storage-unavailable.js";
 import { createKey, getCurrentKey, listKeys, revokeKey } from "./routes/keys.js";
 import { registerRoutes, type Handlers } from "./routes/register.js";
 import { getOpenApi } from "./routes/openapi.js";
+import { getInventory, getOrder, listOrders, placeOrder, updateOrder } from "./routes/orders.js";
 import { createPet, deletePet, getPet, listPets, updatePet } from "./routes/pets.js";
 
 declare module "h3" {
@@ -32,6 +34,7 @@ declare module "h3" {
 export interface AppDeps {
   pets: PetStore;
   keys: KeyStore;
+  orders: OrderStore;
   limiter: RateLimiter;
   limitsOf: (key: KeyRecord) => KeyLimits;
   anonymousLimits: KeyLimits;
@@ -75,7 +78,7 @@ export function createApp(deps: AppDeps): H3 {
 
 /** The handler of each operation in the route table (src/contract/routes.ts). */
 function handlers(deps: AppDeps): Handlers<OperationId> {
-  const { pets } = deps;
+  const { pets, orders, now } = deps;
   return {
     health: () => ({ status: "ok" }),
     ready: () => ready(deps),
@@ -84,7 +87,12 @@ function handlers(deps: AppDeps): Handlers<OperationId> {
     createPet: (event) => createPet(event, pets),
     getPet: (event) => getPet(event, pets),
     updatePet: (event) => updatePet(event, pets),
-    deletePet: (event) => deletePet(event, pets),
+    deletePet: (event) => deletePet(event, pets, orders),
+    listOrders: (event) => listOrders(event, orders),
+    placeOrder: (event) => placeOrder(event, orders, now),
+    getOrder: (event) => getOrder(event, orders),
+    updateOrder: (event) => updateOrder(event, orders, now),
+    getInventory: () => getInventory(orders),
     listKeys: () => listKeys(deps),
     createKey: async (event) => {
       const created = await createKey(event, deps);

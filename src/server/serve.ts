@@ -90,6 +90,7 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
     const app = createApp({
       pets: store.pets,
       keys: store.keys,
+      orders: store.orders,
       limiter,
       limitsOf: (key) => limitsFor(key.admin ? "admin" : key.plan, key.limits, limits.current),
       anonymousLimits: initial.anonymous,

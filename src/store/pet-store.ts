@@ -33,9 +33,12 @@ export type UpdateOutcome =
   /** The patch sets every field to the value it already has: nothing was written. */
   | { outcome: "unchanged"; stored: StoredPet }
   | { outcome: "precondition_failed"; stored: StoredPet }
+  /** The patch would change the status of a pet that an open order holds: nothing was written. */
+  | { outcome: "has_open_order"; orderId: number; stored: StoredPet }
   | { outcome: "not_found" };
 
-export type DeleteOutcome = "deleted" | "precondition_failed" | "not_found";
+/** has_open_order: an open order holds the pet (OrderStore.openOrderOf names it). */
+export type DeleteOutcome = "deleted" | "precondition_failed" | "has_open_order" | "not_found";
 
 /**
  * Where pets live. Async because other engines (PostgreSQL) answer over the network.

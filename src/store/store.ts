@@ -1,4 +1,5 @@
 import type { KeyStore } from "./key-store.js";
+import type { OrderStore } from "./order-store.js";
 import type { PetStore } from "./pet-store.js";
 
 /**
@@ -8,6 +9,7 @@ import type { PetStore } from "./pet-store.js";
 export interface Store {
   pets: PetStore;
   keys: KeyStore;
+  orders: OrderStore;
   /** Waits for pending writes, saves in-memory touches, releases the lock. Idempotent. */
   close(): Promise<void>;
 }

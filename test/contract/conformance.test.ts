@@ -19,6 +19,8 @@ const DEPRECATION = {
 };
 const PET = { id: 1, name: "Rex", categoryId: 3, status: "available" };
 const BASE = "http://127.0.0.1:3000/v1";
+const ORDER = { id: 1, petId: 1, status: "placed", createdAt: "2026-11-22T12:00:00.000Z", updatedAt: "2026-11-22T12:00:00.000Z" };
+const BETA = { "x-api-stability": "beta" };
 
 function reply(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   const text = body === undefined ? null : JSON.stringify(body);
@@ -38,6 +40,13 @@ describe("checkResponse accepts what the document declares", () => {
     ["GET", `${BASE}/pets`, reply(429, error(429, "key_banned"), { "retry-after": "900" })],
     ["DELETE", `${BASE}/pets`, reply(405, error(405, "method_not_allowed"), { allow: "GET, HEAD, POST" })],
     ["GET", "http://127.0.0.1:3000/favicon.ico", reply(404, error(404, "not_found"))],
+    ["POST", `${BASE}/store/orders`, reply(201, ORDER, { ...BETA, location: "/v1/store/orders/1", etag: '"order-1-1"' })],
+    ["GET", `${BASE}/store/orders?status=placed`, reply(200, [ORDER], { ...BETA, link: `<${BASE}/store/orders?cursor=cDE>; rel="next"` })],
+    ["GET", "/store/orders/{orderId}", reply(200, ORDER, { ...BETA, etag: '"order-1-1"' })],
+    ["PATCH", `${BASE}/store/orders/1`, reply(409, error(409, "invalid_transition"), BETA)],
+    ["POST", `${BASE}/store/orders`, reply(409, error(409, "pet_not_available"), BETA)],
+    ["DELETE", `${BASE}/pets/1`, reply(409, error(409, "pet_has_open_order"))],
+    ["GET", `${BASE}/store/inventory`, reply(200, { available: 1, pending: 0, sold: 2 }, BETA)],
   ])("%s %s", async (method, url, response) => {
     await expect(checkResponse(method, url, response)).resolves.toBeUndefined();
   });
@@ -54,7 +63,9 @@ describe("checkResponse refuses", () => {
     ["a code that does not go with the status", "GET", "/pets", reply(401, error(401, "forbidden"), { "www-authenticate": 'Bearer realm="petstore"' }), /code/],
     ["a body on HEAD", "HEAD", "/pets", reply(200, [PET]), /declares no body/],
     ["an Allow that differs from the document", "PUT", "/pets", reply(405, error(405, "method_not_allowed"), { allow: "GET" }), /Allow is "GET"/],
-    ["a 200 on an unlisted path", "GET", "/store/orders", reply(200, []), /an unlisted path declares/],
+    ["a Store answer without its beta mark", "GET", `${BASE}/store/inventory`, reply(200, { available: 1, pending: 0, sold: 2 }), /x-api-stability is missing/],
+    ["an order's 409 with a pet's code", "PATCH", `${BASE}/store/orders/1`, reply(409, error(409, "pet_not_available"), BETA), /code/],
+    ["a 200 on an unlisted path", "GET", "/store/carts", reply(200, []), /an unlisted path declares/],
     ["rate-limit headers on /healthz", "GET", "http://127.0.0.1:3000/healthz", reply(200, { status: "ok" }), /only transport headers/],
   ])("%s", async (_label, method, url, response, message) => {
     await expect(checkResponse(method, url, response)).rejects.toThrow(message);

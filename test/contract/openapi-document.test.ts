@@ -55,6 +55,22 @@ describe("the OpenAPI document", () => {
     expect(doc.components.schemas.Pet.properties.id).toMatchObject({ type: "integer", format: "int64" });
   });
 
+  it("tags the Store operations Store and marks each beta; the pets' are tagged Pets and stable", () => {
+    expect(doc.tags.map((tag: { name: string }) => tag.name)).toEqual(["Pets", "Store", "Keys", "Meta"]);
+    const store = operations.filter(({ path }) => path.startsWith("/store/"));
+    expect(store.map(({ id }) => id).sort()).toEqual(["getInventory", "getOrder", "listOrders", "placeOrder", "updateOrder"]);
+    for (const { id, op } of store) {
+      expect(op.tags, id).toEqual(["Store"]);
+      expect(op["x-stability-level"], id).toBe("beta");
+      expect(op.description, id).toMatch(/^Beta:/);
+      expect(Object.keys(op.responses["401"].headers), id).toContain("X-API-Stability");
+    }
+    for (const { id, op } of operations.filter(({ path }) => path.startsWith("/pets"))) {
+      expect(op.tags, id).toEqual(["Pets"]);
+      expect(op["x-stability-level"], id).toBeUndefined();
+    }
+  });
+
   it("applies the bearer scheme to every operation but getOpenApi", () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     for (const { id, op } of operations) {
@@ -66,8 +82,13 @@ describe("the OpenAPI document", () => {
     ["listPets", "get /pets", [200, 304, 400, 401, 429, 500, 503]],
     ["createPet", "post /pets", [201, 400, 401, 413, 415, 429, 500, 503]],
     ["getPet", "get /pets/{petId}", [200, 304, 400, 401, 404, 429, 500, 503]],
-    ["updatePet", "patch /pets/{petId}", [200, 400, 401, 404, 412, 413, 415, 429, 500, 503]],
-    ["deletePet", "delete /pets/{petId}", [204, 400, 401, 404, 412, 429, 500, 503]],
+    ["updatePet", "patch /pets/{petId}", [200, 400, 401, 404, 409, 412, 413, 415, 429, 500, 503]],
+    ["deletePet", "delete /pets/{petId}", [204, 400, 401, 404, 409, 412, 429, 500, 503]],
+    ["listOrders", "get /store/orders", [200, 400, 401, 429, 500, 503]],
+    ["placeOrder", "post /store/orders", [201, 400, 401, 404, 409, 413, 415, 429, 500, 503]],
+    ["getOrder", "get /store/orders/{orderId}", [200, 304, 400, 401, 404, 429, 500, 503]],
+    ["updateOrder", "patch /store/orders/{orderId}", [200, 400, 401, 404, 409, 412, 413, 415, 429, 500, 503]],
+    ["getInventory", "get /store/inventory", [200, 401, 429, 500, 503]],
     ["createKey", "post /keys", [201, 400, 401, 403, 413, 415, 429, 500, 503]],
     ["listKeys", "get /keys", [200, 401, 403, 429, 500, 503]],
     ["revokeKey", "delete /keys/{id}", [204, 401, 403, 404, 429, 500, 503]],

@@ -71,6 +71,24 @@ describe("two instances over one PostgreSQL and one Redis", () => {
   });
 });
 
+describe("orders through two instances over one PostgreSQL", () => {
+  it("of 50 concurrent orders for one pet through both, exactly one is placed; the other instance sees it", async () => {
+    const pet = await json(await api(a, "/pets", { json: { name: "Contested", categoryId: 1 } }));
+    const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => api(i % 2 ? a : b, "/store/orders", { json: { petId: pet.id } })));
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(49);
+    const order = await json(responses.find((response) => response.status === 201)!);
+    expect(await json(await api(b, `/store/orders?petId=${pet.id}`))).toEqual([order]);
+    // Delivered through the other instance: the pet is sold for both, and the counts follow.
+    const before = await json(await api(a, "/store/inventory"));
+    expect((await api(b, `/store/orders/${order.id}`, { method: "PATCH", json: { status: "approved" } })).status).toBe(200);
+    expect((await api(a, `/store/orders/${order.id}`, { method: "PATCH", json: { status: "delivered" } })).status).toBe(200);
+    expect((await json(await api(b, `/pets/${pet.id}`))).status).toBe("sold");
+    expect(await json(await api(b, "/store/inventory"))).toEqual({ ...before, pending: before.pending - 1, sold: before.sold + 1 });
+  });
+});
+
 describe("serve with PostgreSQL: start-up checks", () => {
   it("started at once on an empty database without PETSTORE_ADMIN_KEY, exactly one creates and prints an admin key", async () => {
     const { db, redis } = await freshDatabase();

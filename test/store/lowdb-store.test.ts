@@ -14,7 +14,7 @@ describe("openLowdbStore: durability and group commit", () => {
     const file = await tempDbPath();
     const { store, writes } = await openCounted(file);
     expect(writes()).toBe(1);
-    expect(await readFile(file, "utf8")).toBe('{"version":1,"nextPetId":1,"pets":[],"keys":[]}');
+    expect(await readFile(file, "utf8")).toBe('{"version":1,"nextPetId":1,"pets":[],"keys":[],"nextOrderId":1,"orders":[]}');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     await store.pets.create(newPet(1));
     expect((await stat(file)).mode & 0o777).toBe(0o600);

@@ -11,7 +11,7 @@ export function bashCompletion(root: CommandSpec): string {
     .flatMap((spec) => spec.subcommands.map((sub) => `"${spec.path.join(" ")} ${sub.path.at(-1)}"`))
     .join("|");
   const valueCases = casesByBody(completableOptions(root), (option) => valuesOf(option, name)).map(
-    ([flags, body]) => `    ${flags.join("|")}) ${body} ;;`,
+    ([keys, body]) => `    ${keys.map((key) => `"${key}"`).join("|")}) ${body} ;;`,
   );
   const wordCases = commands.map((spec) => {
     const words = [...spec.subcommands.map((sub) => sub.path.at(-1)), ...spec.argChoices];
@@ -42,10 +42,12 @@ ${fn}() {
   elif [[ "$cur" == --*=* ]]; then flag="\${cur%%=*}"; pre="$flag="; cur="\${cur#*=}"
   else flag="$prev"
   fi
-  case "$flag" in
+  case "$path $flag" in
 ${valueCases.join("\n")}
-    ${anyValueFlag}) return 0 ;;
-    *) [[ -n "$pre" ]] && return 0; flag="" ;;
+    *) case "$flag" in
+         ${anyValueFlag}) return 0 ;;
+         *) [[ -n "$pre" ]] && return 0; flag="" ;;
+       esac ;;
   esac
   if [[ -n "$flag" ]]; then COMPREPLY=("\${COMPREPLY[@]/#/$pre}"); return 0; fi
   case "$path" in

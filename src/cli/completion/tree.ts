@@ -68,28 +68,33 @@ export function valueFlags(root: CommandSpec): string[] {
   return unique(allCommands(root).flatMap((spec) => optionsAt(spec, root)).filter((o) => o.takesValue).flatMap((o) => o.flags));
 }
 
-/** Every option of the tree whose value the shell can offer, once each. */
-export function completableOptions(root: CommandSpec): OptionSpec[] {
-  const seen = new Set<string>();
-  return allCommands(root)
-    .flatMap((spec) => optionsAt(spec, root))
-    .filter((option) => option.choices.length > 0 || option.values !== undefined)
-    .filter((option) => {
-      const key = option.flags.join("|");
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
+/** An option whose value the shell can offer, at one command of the tree. */
+export interface CompletableOption {
+  /** `"<command path> <flag>"` for each of its flags: what a script matches on. */
+  keys: string[];
+  option: OptionSpec;
 }
 
-/** The options grouped by the shell code that completes their values, so each code appears once. */
-export function casesByBody(options: OptionSpec[], bodyOf: (option: OptionSpec) => string): [string[], string][] {
+/**
+ * Every option of the tree whose value the shell can offer, at every command where it is valid:
+ * two commands may give one flag different values (`pets list --status`, `orders list --status`).
+ */
+export function completableOptions(root: CommandSpec): CompletableOption[] {
+  return allCommands(root).flatMap((spec) =>
+    optionsAt(spec, root)
+      .filter((option) => option.choices.length > 0 || option.values !== undefined)
+      .map((option) => ({ keys: option.flags.map((flag) => `${spec.path.join(" ")} ${flag}`), option })),
+  );
+}
+
+/** The options' keys grouped by the shell code that completes their values, so each code appears once. */
+export function casesByBody(options: CompletableOption[], bodyOf: (option: OptionSpec) => string): [string[], string][] {
   const cases = new Map<string, string[]>();
-  for (const option of options) {
+  for (const { keys, option } of options) {
     const body = bodyOf(option);
-    cases.set(body, [...(cases.get(body) ?? []), ...option.flags]);
+    cases.set(body, [...(cases.get(body) ?? []), ...keys]);
   }
-  return [...cases].map(([body, flags]) => [flags, body]);
+  return [...cases].map(([body, keys]) => [keys, body]);
 }
 
 export function unique<T>(values: T[]): T[] {

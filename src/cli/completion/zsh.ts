@@ -9,7 +9,7 @@ export function zshCompletion(root: CommandSpec): string {
   const anyValueFlag = flagsWithValues.length > 0 ? flagsWithValues.join("|") : "--";
   const subcommandCases = commands.flatMap((spec) => spec.subcommands.map((sub) => quote(sub.path.join(" "))));
   const valueCases = casesByBody(completableOptions(root), (option) => valuesOf(option, name)).map(
-    ([flags, body]) => `    (${flags.join("|")}) ${body}; return ;;`,
+    ([keys, body]) => `    (${keys.map(quote).join("|")}) ${body}; return ;;`,
   );
   const wordCases = commands.map((spec) => {
     const items = [
@@ -41,8 +41,10 @@ ${fn}() {
     flag=\${words[CURRENT]%%=*}
     compset -P '*='
   fi
-  case $flag in
+  case "$cmdpath $flag" in
 ${valueCases.join("\n")}
+  esac
+  case $flag in
     (${anyValueFlag}) _message 'value'; return ;;
   esac
   [[ \${words[CURRENT]} == --*=* ]] && return

@@ -1,4 +1,5 @@
 import { hash } from "node:crypto";
+import type { StoredOrder } from "../../store/order-store.js";
 import type { StoredPet } from "../../store/pet-store.js";
 
 /**
@@ -8,6 +9,11 @@ import type { StoredPet } from "../../store/pet-store.js";
  */
 export function petEtag({ pet, revision }: StoredPet): string {
   return `"pet-${pet.id}-${revision}"`;
+}
+
+/** An order's, built as a pet's is: `"order-<id>-<revision>"`. */
+export function orderEtag({ order, revision }: StoredOrder): string {
+  return `"order-${order.id}-${revision}"`;
 }
 
 /** The tag of a page: the same bytes, the same tag. */
@@ -34,14 +40,14 @@ export function noneMatchHits(header: string | null, etag: string): boolean {
  * The revisions of pet `id` that an If-Match header accepts, by the strong comparison (a weak tag
  * never matches): undefined for no header or `*` (any current pet), [] when no tag can match.
  */
-export function ifMatchRevisions(header: string | null, id: number): number[] | undefined {
+export function ifMatchRevisions(header: string | null, id: number, kind: "pet" | "order" = "pet"): number[] | undefined {
   if (header === null) return undefined;
   const tags = entityTags(header);
   if (tags === "*") return undefined;
   const revisions: number[] = [];
   for (const tag of tags) {
-    const match = /^"pet-(\d+)-(\d+)"$/.exec(tag);
-    if (match && Number(match[1]) === id) revisions.push(Number(match[2]));
+    const match = /^"(pet|order)-(\d+)-(\d+)"$/.exec(tag);
+    if (match && match[1] === kind && Number(match[2]) === id) revisions.push(Number(match[3]));
   }
   return revisions;
 }

@@ -5,18 +5,18 @@ import {
   API_PREFIX,
   DEFAULT_PET_STATUS,
   isPetStatus,
-  LIST_LIMIT_DEFAULT,
-  LIST_LIMIT_MAX,
   PET_STATUSES,
   type PetStatus,
 } from "../../contract/constants.js";
 import { MERGE_PATCH_MEDIA_TYPES, queryParameters } from "../../contract/routes.js";
 import type { Pet } from "../../contract/schemas.js";
+import type { OrderStore } from "../../store/order-store.js";
 import type { ChangeOptions, PetPatch, PetStore } from "../../store/pet-store.js";
 import { ApiHttpError, invalidBody, invalidParameter, notFound } from "../errors.js";
 import { decodeCursor, encodeCursor } from "../internal/cursor.js";
 import { ifMatchRevisions, noneMatchHits, pageEtag, petEtag } from "../internal/etag.js";
 import { readJsonBody } from "../internal/json-body.js";
+import { parseLimit } from "../internal/pagination.js";
 import { parsePositiveInteger, readQuery, safeEcho } from "../internal/query.js";
 
 const LIST_PARAMETERS = queryParameters("listPets") as Array<"limit" | "status" | "categoryId" | "cursor">;
@@ -71,17 +71,19 @@ export async function updatePet(event: H3Event, pets: PetStore): Promise<Pet> {
   const result = await pets.update(id, patch, await conditionOf(event, id, pets));
   if (result.outcome === "not_found") throw notFound(`no pet with id ${id}`);
   if (result.outcome === "precondition_failed") throw preconditionFailed(id);
+  if (result.outcome === "has_open_order") throw hasOpenOrder(id, result.orderId, "change its status");
   if (result.outcome === "unchanged") throw invalidBody("nothing to update: every field sent already has that value");
   event.res.headers.set("etag", petEtag(result.stored));
   return result.stored.pet;
 }
 
-/** deletePet: DELETE /v1/pets/{petId}; 204, 404 when unknown or already deleted. */
-export async function deletePet(event: H3Event, pets: PetStore): Promise<null> {
+/** deletePet: DELETE /v1/pets/{petId}; 204, 404 when unknown or already deleted, 409 while an order holds it. */
+export async function deletePet(event: H3Event, pets: PetStore, orders: OrderStore): Promise<null> {
   const id = petIdOf(event);
   const outcome = await pets.delete(id, await conditionOf(event, id, pets));
   if (outcome === "not_found") throw notFound(`no pet with id ${id}`);
   if (outcome === "precondition_failed") throw preconditionFailed(id);
+  if (outcome === "has_open_order") throw hasOpenOrder(id, await orders.openOrderOf(id), "delete it");
   event.res.status = 204;
   return null;
 }
@@ -111,6 +113,13 @@ async function conditionOf(event: H3Event, id: number, pets: PetStore): Promise<
 const preconditionFailed = (id: number) =>
   new ApiHttpError("precondition_failed", `pet ${id} has changed since the ETag in If-Match: nothing was changed; read it again`);
 
+/** The order is named so that the caller knows which one to deliver or cancel first. */
+const hasOpenOrder = (id: number, orderId: number | undefined, what: string) =>
+  new ApiHttpError(
+    "pet_has_open_order",
+    `pet ${id} has an open order${orderId === undefined ? "" : ` (order ${orderId})`}: deliver or cancel it before you ${what}`,
+  );
+
 function petIdOf(event: H3Event): number {
   const raw = event.context.params?.petId ?? "";
   const id = parsePositiveInteger(raw);
@@ -138,15 +147,6 @@ function parseCategoryId(raw: string | undefined): number | undefined {
   const categoryId = parsePositiveInteger(raw);
   if (categoryId === undefined) throw invalidParameter("categoryId", `must be a positive integer, got "${safeEcho(raw)}"`);
   return categoryId;
-}
-
-function parseLimit(raw: string | undefined): number {
-  if (raw === undefined) return LIST_LIMIT_DEFAULT;
-  const limit = parsePositiveInteger(raw);
-  if (limit === undefined || limit > LIST_LIMIT_MAX) {
-    throw invalidParameter("limit", `must be an integer from 1 to ${LIST_LIMIT_MAX}, got "${safeEcho(raw)}"`);
-  }
-  return limit;
 }
 
 function parseStatus(raw: string | undefined): PetStatus | undefined {

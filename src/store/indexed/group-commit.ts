@@ -10,6 +10,8 @@ export interface Commit {
   touches: ReadonlyMap<string, string>;
   /** The id counter, which runs ahead of the committed pets. */
   nextPetId: number;
+  /** The order id counter, likewise. */
+  nextOrderId: number;
   /** The whole data as it will be once the batch applies; call it before the persist resolves. */
   snapshot(): StoreData;
 }
@@ -80,7 +82,7 @@ export class GroupCommit {
     const state = this.#state;
     const touches = state.keys.unsavedTouches();
     try {
-      await this.#persist({ batch, touches, nextPetId: state.nextPetId, snapshot: () => state.snapshot(batch) });
+      await this.#persist({ batch, touches, nextPetId: state.nextPetId, nextOrderId: state.nextOrderId, snapshot: () => state.snapshot(batch) });
     } catch (error) {
       const failure = this.#unavailable(error);
       for (const waiter of waiters) waiter.reject(failure);

@@ -1,6 +1,7 @@
 import type { Store } from "../store.js";
 import { GroupCommit, type Persist } from "./group-commit.js";
 import { IndexedKeyStore } from "./indexed-key-store.js";
+import { IndexedOrderStore } from "./indexed-order-store.js";
 import { IndexedPetStore } from "./indexed-pet-store.js";
 import type { StoreState } from "./store-state.js";
 
@@ -15,12 +16,16 @@ export interface IndexedStoreParts {
   release?: () => Promise<void>;
 }
 
-/** Assembles the pet and key stores over one state and one group commit. */
+/** Assembles the pet, key and order stores over one state and one group commit. */
 export function createIndexedStore({ name, state, persist, finish, release }: IndexedStoreParts): Store {
   const commit = new GroupCommit(state, persist, name);
   let closing: Promise<void> | undefined;
+  // Each needs the other: orders stage their pet's change, pets ask whether an order holds them.
+  const pets: IndexedPetStore = new IndexedPetStore(state, commit, (petId) => orders.openOrderNow(petId));
+  const orders = new IndexedOrderStore(state, commit, pets);
   return {
-    pets: new IndexedPetStore(state, commit),
+    pets,
+    orders,
     keys: new IndexedKeyStore(state, commit),
     close: () => (closing ??= closeStore(commit, finish, release)),
   };

@@ -47,8 +47,13 @@ export class PetIndex {
   /** The length of each status's list: no scan. */
   countByStatus(): Record<PetStatus, number> {
     const counts = {} as Record<PetStatus, number>;
-    for (const status of PET_STATUSES) counts[status] = this.#lists.get(listKey(status, undefined))?.length ?? 0;
+    for (const status of PET_STATUSES) counts[status] = this.count(status);
     return counts;
+  }
+
+  /** How many pets have this status: the length of its list, so never a scan. */
+  count(status: string): number {
+    return this.#lists.get(listKey(status, undefined))?.length ?? 0;
   }
 
   get size(): number {

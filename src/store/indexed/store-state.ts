@@ -1,7 +1,10 @@
 import type { Pet } from "../../contract/values.js";
 import type { KeyRecord } from "../key-store.js";
 import type { StoredPet } from "../pet-store.js";
+import type { StoredOrder } from "../order-store.js";
 import { KeyIndex } from "./key-index.js";
+import { OrderIndex } from "./order-index.js";
+import { toOrderRecord, toStoredOrder, type OrderRecord } from "./order-records.js";
 import { firstAfter, PetIndex, toPetRecord } from "./pet-index.js";
 import { toStoredPet, type PetRecord } from "./records.js";
 
@@ -12,6 +15,9 @@ export interface StoreData {
   /** Sorted by id. Deleted pets are simply absent; nextPetId keeps their ids from coming back. */
   pets: PetRecord[];
   keys: KeyRecord[];
+  /** Sorted by id; never deleted. nextOrderId runs ahead of them, as nextPetId does. */
+  nextOrderId: number;
+  orders: OrderRecord[];
 }
 
 /** The changes that one group commit makes durable together. */
@@ -25,27 +31,42 @@ export interface Batch {
   keys: KeyRecord[];
   /** Key id to revokedAt. */
   revocations: Map<string, string>;
+  /** Placed or moved orders by id, whole; staged with the change of their pet, in the same batch. */
+  orders: Map<number, StoredOrder>;
 }
 
 export function emptyBatch(): Batch {
-  return { pets: [], updated: new Map(), deleted: new Set(), keys: [], revocations: new Map() };
+  return { pets: [], updated: new Map(), deleted: new Set(), keys: [], revocations: new Map(), orders: new Map() };
 }
 
 export function emptyStoreData(): StoreData {
-  return { version: 1, nextPetId: 1, pets: [], keys: [] };
+  return { version: 1, nextPetId: 1, pets: [], keys: [], nextOrderId: 1, orders: [] };
 }
 
 /** The committed (durable) state, plus the id counter, which runs ahead of it. */
 export class StoreState {
   readonly pets = new PetIndex();
   readonly keys = new KeyIndex();
+  readonly orders = new OrderIndex();
   #nextPetId: number;
+  #nextOrderId: number;
 
   /** `data` must be valid: pets sorted by unique id, keys with unique ids and hashes. */
   constructor(data: StoreData = emptyStoreData()) {
     this.pets.put(data.pets.map(toStoredPet));
     this.keys.add(data.keys);
     this.#nextPetId = Math.max(data.nextPetId, this.pets.lastId + 1);
+    this.orders.put(data.orders.map(toStoredOrder));
+    this.#nextOrderId = Math.max(data.nextOrderId, this.orders.lastId + 1);
+  }
+
+  get nextOrderId(): number {
+    return this.#nextOrderId;
+  }
+
+  /** Hands out the next order id; like pet ids, one given to a failed batch is skipped. */
+  takeOrderId(): number {
+    return this.#nextOrderId++;
   }
 
   get nextPetId(): number {
@@ -64,6 +85,8 @@ export class StoreState {
       nextPetId: this.#nextPetId,
       pets: petsAfter(this.pets.records(), batch),
       keys: this.keys.concat(batch.revocations, batch.keys),
+      nextOrderId: this.#nextOrderId,
+      orders: ordersAfter(this.orders.records(), batch),
     };
   }
 
@@ -74,6 +97,7 @@ export class StoreState {
     this.pets.remove(batch.deleted);
     this.keys.add(batch.keys);
     this.keys.revoke(batch.revocations);
+    this.orders.put(batch.orders.values());
   }
 }
 
@@ -88,4 +112,14 @@ function petsAfter(records: PetRecord[], batch: Batch): PetRecord[] {
     if (records[at]?.id === id) records.splice(at, 1);
   }
   return batch.pets.length === 0 ? records : records.concat(batch.pets);
+}
+
+/** The committed order records with `batch` applied: moved orders in place, new ones (the newest ids) at the end. */
+function ordersAfter(records: OrderRecord[], batch: Batch): OrderRecord[] {
+  for (const stored of [...batch.orders.values()].sort((a, b) => a.order.id - b.order.id)) {
+    const at = firstAfter(records, stored.order.id - 1);
+    if (records[at]?.id === stored.order.id) records[at] = toOrderRecord(stored);
+    else records.push(toOrderRecord(stored));
+  }
+  return records;
 }

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { firstIssue, KeyRecordSchema, PetRecordSchema } from "../indexed/records.js";
+import { OrderRecordSchema } from "../indexed/order-records.js";
 import type { StoreData } from "../indexed/store-state.js";
 
 const StoreFileSchema = z.object({
@@ -7,6 +8,9 @@ const StoreFileSchema = z.object({
   nextPetId: z.int().min(1),
   pets: z.array(PetRecordSchema),
   keys: z.array(KeyRecordSchema),
+  // Files written before orders existed have neither.
+  nextOrderId: z.int().min(1).default(1),
+  orders: z.array(OrderRecordSchema).default([]),
 });
 
 /** Checks the parsed db file and returns its data, pets sorted by id; throws naming the first problem. */
@@ -16,6 +20,8 @@ export function parseStoreFile(json: unknown): StoreData {
   const data = result.data;
   data.pets.sort((a, b) => a.id - b.id);
   assertUnique(data.pets.map((pet) => pet.id), (id) => `pets: duplicate id ${id}`);
+  data.orders.sort((a, b) => a.id - b.id);
+  assertUnique(data.orders.map((order) => order.id), (id) => `orders: duplicate id ${id}`);
   assertUnique(data.keys.map((key) => key.id), (id) => `keys: duplicate id ${JSON.stringify(id)}`);
   // The hash stays out of the message: it identifies a secret.
   assertUnique(data.keys.map((key) => key.hash), () => "keys: two keys have the same hash");

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import type { Commit } from "../indexed/group-commit.js";
 import { toPetRecord } from "../indexed/pet-index.js";
+import { OrderRecordSchema, toOrderRecord } from "../indexed/order-records.js";
 import { firstIssue, KeyRecordSchema, PetRecordSchema } from "../indexed/records.js";
 
 // [key id, ISO instant]
@@ -17,6 +18,10 @@ const JournalRecordSchema = z.object({
   keys: z.array(KeyRecordSchema).default([]),
   revoked: KeyInstantsSchema.default([]),
   touched: KeyInstantsSchema.default([]),
+  /** Only on lines that place or move orders; their pets' changes are on the same line. */
+  nextOrderId: z.int().min(1).optional(),
+  /** Placed or moved orders, whole, at their new revision. */
+  orders: z.array(OrderRecordSchema).default([]),
 });
 
 /** One journal line: the changes of one group commit. */
@@ -31,7 +36,7 @@ export interface ParsedJournal {
 }
 
 /** The journal line for one commit, newline included. Empty parts are left out. */
-export function encodeRecord({ batch, touches, nextPetId }: Commit): Buffer {
+export function encodeRecord({ batch, touches, nextPetId, nextOrderId }: Commit): Buffer {
   const record: Partial<JournalRecord> = { nextPetId };
   if (batch.pets.length > 0) record.pets = batch.pets;
   if (batch.updated.size > 0) record.updated = [...batch.updated.values()].map(toPetRecord);
@@ -39,6 +44,7 @@ export function encodeRecord({ batch, touches, nextPetId }: Commit): Buffer {
   if (batch.keys.length > 0) record.keys = batch.keys;
   if (batch.revocations.size > 0) record.revoked = [...batch.revocations];
   if (touches.size > 0) record.touched = [...touches];
+  if (batch.orders.size > 0) Object.assign(record, { nextOrderId, orders: [...batch.orders.values()].map(toOrderRecord) });
   return Buffer.from(`${JSON.stringify(record)}\n`);
 }
 

@@ -1,4 +1,5 @@
 import type { KeyRecord } from "../key-store.js";
+import type { OrderRecord } from "../indexed/order-records.js";
 import type { PetRecord } from "../indexed/records.js";
 import type { StoreData } from "../indexed/store-state.js";
 import type { JournalRecord } from "./journal-record.js";
@@ -12,7 +13,9 @@ import type { JournalRecord } from "./journal-record.js";
 export function replayJournal(data: StoreData, records: readonly JournalRecord[]): StoreData {
   const pets = new PetTable(data.pets);
   const keys = new KeyTable(data.keys);
+  const orders = new OrderTable(data.orders);
   let nextPetId = data.nextPetId;
+  let nextOrderId = data.nextOrderId;
   records.forEach((record, index) => {
     const where = `line ${index + 1}`;
     for (const pet of record.pets) pets.put(pet, where);
@@ -21,9 +24,11 @@ export function replayJournal(data: StoreData, records: readonly JournalRecord[]
     for (const key of record.keys) keys.add(key, where);
     for (const [id, at] of record.revoked) keys.revoke(id, at, where);
     for (const [id, at] of record.touched) keys.touch(id, at, where);
+    for (const order of record.orders) orders.put(order, where);
     nextPetId = Math.max(nextPetId, record.nextPetId);
+    nextOrderId = Math.max(nextOrderId, record.nextOrderId ?? 1);
   });
-  return { version: 1, nextPetId, pets: pets.records(), keys: keys.records() };
+  return { version: 1, nextPetId, pets: pets.records(), keys: keys.records(), nextOrderId, orders: orders.records() };
 }
 
 /** Pets by id as records are replayed; a record older than the held revision is a no-op. */
@@ -112,5 +117,28 @@ class KeyTable {
     const held = this.#byId.get(id);
     if (!held) throw new Error(`${where}: key ${JSON.stringify(id)} is unknown`);
     return held;
+  }
+}
+
+/** Orders by id as records are replayed: a record at or below the held revision is a no-op. */
+class OrderTable {
+  readonly #byId: Map<number, OrderRecord>;
+
+  constructor(records: readonly OrderRecord[]) {
+    this.#byId = new Map(records.map((order) => [order.id, order]));
+  }
+
+  put(order: OrderRecord, where: string): void {
+    const held = this.#byId.get(order.id);
+    const revision = order.revision ?? 1;
+    const heldRevision = held?.revision ?? 1;
+    if (held && revision === heldRevision && (held.status !== order.status || held.petId !== order.petId)) {
+      throw new Error(`${where}: order ${order.id} differs from the one in the database`);
+    }
+    if (!held || revision > heldRevision) this.#byId.set(order.id, order);
+  }
+
+  records(): OrderRecord[] {
+    return [...this.#byId.values()].sort((a, b) => a.id - b.id);
   }
 }

@@ -1,6 +1,7 @@
 // The schema, as numbered steps. Each step runs once, in a transaction, recorded in
 // schema_migrations; a new step is appended here, never edited once released.
 import type { Pool, PoolClient } from "pg";
+import { ORDERS_MIGRATION } from "./orders-migration.js";
 
 export interface Migration {
   version: number;
@@ -54,6 +55,8 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX pets_status_category_id ON pets (status, category_id, id);
     `,
   },
+  // Version 3 is the idempotency keys' (another branch); migrate() applies whichever is missing.
+  ORDERS_MIGRATION,
 ];
 
 // Any constant works, as long as every petstore uses the same one: pg_advisory_xact_lock

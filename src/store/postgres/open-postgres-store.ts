@@ -4,6 +4,7 @@ import { redactUrl } from "../../support/http-url.js";
 import type { Store } from "../store.js";
 import { migrate } from "./migrations.js";
 import { PostgresKeyStore } from "./postgres-key-store.js";
+import { PostgresOrderStore } from "./postgres-order-store.js";
 import { PostgresPetStore } from "./postgres-pet-store.js";
 import { TouchBuffer } from "./touch-buffer.js";
 
@@ -50,6 +51,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   return {
     pets: new PostgresPetStore(pool, database, options.onBatch),
     keys: new PostgresKeyStore(pool, database, touches),
+    orders: new PostgresOrderStore(pool, database),
     close: () => (closing ??= closePool(pool, touches, options.warn)),
   };
 }

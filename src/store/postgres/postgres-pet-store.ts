@@ -101,6 +101,7 @@ export class PostgresPetStore implements PetStore {
         `UPDATE pets SET name = COALESCE($2, name), category_id = COALESCE($3, category_id),
                 status = COALESCE($4, status), revision = revision + 1
           WHERE id = $1 AND ($5::integer IS NULL OR revision = $5)
+            AND ($4::text IS NULL OR $4 = status OR open_order_id IS NULL)
             AND (name, category_id, status) IS DISTINCT FROM
                 (COALESCE($2, name), COALESCE($3::bigint, category_id), COALESCE($4, status))
           RETURNING ${PET_COLUMNS}`,
@@ -113,13 +114,15 @@ export class PostgresPetStore implements PetStore {
     if (options.ifRevision !== undefined && options.ifRevision !== current.revision) {
       return { outcome: "precondition_failed", stored: current };
     }
+    const orderId = status !== null && status !== current.pet.status ? await this.#openOrderOf(id) : undefined;
+    if (orderId !== undefined) return { outcome: "has_open_order", orderId, stored: current };
     return { outcome: "unchanged", stored: current };
   }
 
-  /** One grouped count per call (a scrape), not per request. */
+  /** Read from the counts the pets table's triggers keep (migration 4), so a scrape never counts rows. */
   async countByStatus(): Promise<Record<PetStatus, number>> {
     const { rows } = await storageCall(this.#database, () =>
-      this.#pool.query<{ status: PetStatus; n: number }>("SELECT status, count(*)::int AS n FROM pets GROUP BY status"),
+      this.#pool.query<{ status: PetStatus; n: number }>("SELECT status, count::int AS n FROM pet_status_counts"),
     );
     const counts = Object.fromEntries(PET_STATUSES.map((status) => [status, 0])) as Record<PetStatus, number>;
     for (const row of rows) counts[row.status] = row.n;
@@ -128,13 +131,26 @@ export class PostgresPetStore implements PetStore {
 
   async delete(id: number, options: ChangeOptions = {}): Promise<DeleteOutcome> {
     const { rowCount } = await storageCall(this.#database, () =>
-      this.#pool.query(`DELETE FROM pets WHERE id = $1 AND ($2::integer IS NULL OR revision = $2)`, [
+      this.#pool.query(`DELETE FROM pets WHERE id = $1 AND ($2::integer IS NULL OR revision = $2) AND open_order_id IS NULL`, [
         id,
         options.ifRevision ?? null,
       ]),
     );
     if (rowCount === 1) return "deleted";
-    return (await this.get(id)) ? "precondition_failed" : "not_found";
+    const current = await this.get(id);
+    if (!current) return "not_found";
+    if (options.ifRevision !== undefined && options.ifRevision !== current.revision) return "precondition_failed";
+    // The row is there at the expected revision, so an open order held it at the DELETE (it may have closed since).
+    return "has_open_order";
+  }
+
+  /** The order that holds the pet, as its row says (migration 4). */
+  async #openOrderOf(id: number): Promise<number | undefined> {
+    const { rows } = await storageCall(this.#database, () =>
+      this.#pool.query<{ open_order_id: string | null }>("SELECT open_order_id FROM pets WHERE id = $1", [id]),
+    );
+    const orderId = rows[0]?.open_order_id;
+    return orderId === null || orderId === undefined ? undefined : Number(orderId);
   }
 
   async #writeBatches(): Promise<void> {

@@ -3,6 +3,7 @@ import type { Pet } from "../../../contract/values.js";
 import { withClient, type CliContext } from "../../context.js";
 import type { ResponseHeaders } from "../../http.js";
 import { idValue } from "../../internal/flags.js";
+import { firstToday } from "../../internal/once-a-day.js";
 import { withExamples } from "../../internal/help.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
 
@@ -35,19 +36,7 @@ export async function runGet(options: GetOptions, ctx: CliContext): Promise<void
   printPet(response.body, stdoutOf(ctx, options.settings), { json: options.settings.json });
   // Only after a pet came back: on a 404 the notice would bury the one line that matters.
   const notice = options.settings.deprecationNotices ? deprecationNotice(response.headers) : undefined;
-  if (notice && (await firstToday(options.settings.baseUrl, ctx))) ctx.io.stderr.write(`${notice}\n`);
-}
-
-const NOTICE_INTERVAL_MS = 24 * 60 * 60 * 1000;
-
-/** True at most once a day per base URL, remembering it in the state file. */
-async function firstToday(baseUrl: string, ctx: Pick<CliContext, "state" | "now">): Promise<boolean> {
-  const state = await ctx.state.read();
-  const shown = state.deprecationNoticeShown ?? {};
-  const last = shown[baseUrl];
-  if (last !== undefined && ctx.now() - last < NOTICE_INTERVAL_MS) return false;
-  await ctx.state.write({ ...state, deprecationNoticeShown: { ...shown, [baseUrl]: ctx.now() } });
-  return true;
+  if (notice && (await firstToday("deprecationNoticeShown", options.settings.baseUrl, ctx))) ctx.io.stderr.write(`${notice}\n`);
 }
 
 /**

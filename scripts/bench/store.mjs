@@ -1,0 +1,54 @@
+// Issue 14's rows: the Store group (beta). POST /v1/store/orders at 100k pets, and
+// GET /v1/store/inventory at 100k against 1k: counts kept as pets change, so no slower with more pets.
+import { load } from "./lib/load.mjs";
+import { row } from "./lib/report.mjs";
+import { SECRETS } from "./lib/seed.mjs";
+
+const headers = { authorization: `Bearer ${SECRETS.load}` };
+const postHeaders = { ...headers, "content-type": "application/json" };
+
+/** GET /v1/store/inventory for the plan's seconds, after a warm-up. */
+export async function inventoryRun(ctx, server, size) {
+  const url = `${server.origin}/v1/store/inventory`;
+  await load({ url, headers, seconds: ctx.plan.warmupSeconds, expect: 200 });
+  const result = await load({ url, headers, seconds: ctx.plan.seconds, expect: 200, pid: server.pid });
+  ctx.log(`petstore inventory at ${size}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms${result.problem ? ` (${result.problem})` : ""}`);
+  ctx.runs[`GET inventory at ${size}`] = result;
+  return result;
+}
+
+/**
+ * Orders for pets that are available, each once: the seeded ones (every third id up to 100k)
+ * and then the ones the POST run created. Should the run outlast them, the 409s are reported.
+ */
+export async function ordersRun(ctx, server, createdAfter100k) {
+  const available = function* () {
+    for (let id = 3; id <= 100_000; id += 3) yield id;
+    for (let id = 100_001; id <= 100_000 + createdAfter100k; id++) yield id;
+  };
+  const ids = available();
+  const setupRequest = (request) => ({ ...request, body: JSON.stringify({ petId: ids.next().value ?? 1 }) });
+  const result = await load({
+    url: `${server.origin}/v1/store/orders`,
+    method: "POST",
+    headers: postHeaders,
+    body: JSON.stringify({ petId: 3 }),
+    setupRequest,
+    seconds: ctx.plan.postSeconds,
+    expect: 201,
+    pid: server.pid,
+  });
+  ctx.log(`petstore POST /store/orders at 100k: ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms${result.problem ? ` (${result.problem})` : ""}`);
+  ctx.runs["petstore POST orders at 100k"] = result;
+  return result;
+}
+
+/** The table rows: orders against POST /pets at 100k (both one journal line per batch), inventory 100k against 1k. */
+export function storeRows({ orders100k, post100k, inventory1k, inventory100k }) {
+  return [
+    row({ id: "14", scenario: "POST /v1/store/orders at 100k pets, 50 conn", figure: orders100k.rps, unit: "req/s",
+      baseline: post100k.rps, baselineName: "POST /pets at 100k", problem: orders100k.problem }),
+    row({ id: "14", scenario: "GET /v1/store/inventory at 100k pets, 50 conn", figure: inventory100k.rps, unit: "req/s",
+      baseline: inventory1k.rps, baselineName: "inventory at 1k", goal: [">=", 0.9], problem: inventory100k.problem ?? inventory1k.problem }),
+  ];
+}
