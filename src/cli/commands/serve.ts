@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import type { CliContext } from "../context.js";
 import { resolveServeOptions, SERVE_DEFAULTS, type ServeFlags } from "../settings.js";
 
@@ -18,7 +18,12 @@ export function registerServe(program: Command, ctx: CliContext, setExitCode: (c
     .option("--cert <pem>", "serve HTTPS with this certificate (PEM file); needs --key")
     .option("--key <pem>", "the certificate's private key (PEM file); needs --cert")
     .option("--quiet", "do not log requests to stderr")
-    .option("--log-format <format>", "text or json (env PETSTORE_LOG_FORMAT; default text on a terminal, json otherwise)")
+    .addOption(
+      new Option("--log-format <format>", "text or json (env PETSTORE_LOG_FORMAT; default text on a terminal, json otherwise)").choices([
+        "text",
+        "json",
+      ]),
+    )
     .option(
       "--trust-proxy <hops|cidrs>",
       "believe X-Forwarded-For from this many proxies, or from these addresses (10.0.0.0/8,::1) (env PETSTORE_TRUST_PROXY)",
