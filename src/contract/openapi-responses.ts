@@ -39,6 +39,11 @@ const HEADER_COMPONENTS = {
     'Strong entity tag (RFC 9110). A pet\'s is `"pet-<id>-<revision>"` and changes with every update; a page\'s is a digest of the page. Send it back in If-None-Match (GET) or If-Match (PATCH, DELETE).',
     { type: "string", pattern: '^"[!#-~]+"$', examples: ['"pet-1-3"'] },
   ),
+  "Idempotent-Replayed": header(
+    "Set when this is the stored answer to an earlier request with the same Idempotency-Key, given again: nothing was created this time.",
+    { const: "true" },
+    false,
+  ),
   "Link-Next": header(
     'Set when more results follow: `<absolute URL of the next page>; rel="next"` (RFC 8288). Follow it rather than building a cursor.',
     { type: "string", pattern: '^<[^>]+>; rel="next"$' },
@@ -104,17 +109,25 @@ interface ErrorResponseSpec {
 
 /** components.responses: every error an operation can answer, named once. */
 const ERROR_RESPONSES = {
-  InvalidParameter: { status: 400, codes: ["invalid_parameter"], description: "A query or path parameter is unknown, repeated or invalid; the message names it." },
+  InvalidParameter: { status: 400, codes: ["invalid_parameter"], description: "A query, path or header parameter is unknown, repeated or invalid; the message names it." },
   InvalidBody: { status: 400, codes: ["invalid_json", "invalid_body"], description: "The body is not valid JSON, or breaks the schema; the message names the field and the rule." },
   InvalidParameterOrBody: {
     status: 400,
     codes: ["invalid_parameter", "invalid_json", "invalid_body"],
-    description: "A path parameter is invalid, or the body is not valid JSON or breaks the schema; the message names which.",
+    description: "A path or header parameter is invalid, or the body is not valid JSON or breaks the schema; the message names which.",
   },
   Unauthorized: { status: 401, description: "The API key is missing, malformed, unknown or revoked.", headers: ["WWW-Authenticate"] },
   Forbidden: { status: 403, description: "The operation needs an admin API key." },
   NotFound: { status: 404, description: "No such resource. Any path this document does not list answers this too." },
   PreconditionFailed: { status: 412, description: "If-Match names no current ETag of the pet; nothing was changed." },
+  IdempotencyKeyInProgress: {
+    status: 409,
+    description: "The first request with this Idempotency-Key is still being answered; nothing was created. Retry: once it has finished, the retry gets its answer.",
+  },
+  IdempotencyKeyReused: {
+    status: 422,
+    description: "This Idempotency-Key came with another request (another body) within 24 hours; nothing was created. Use a fresh key for a new request.",
+  },
   MethodNotAllowed: { status: 405, description: "Answers a listed path called with a method it does not list.", headers: ["Allow"] },
   PayloadTooLarge: { status: 413, description: `The body is larger than ${kibibytes(MAX_BODY_BYTES)}.` },
   UnsupportedMediaType: { status: 415, description: "The body is not sent as a media type the operation accepts (application/json; for PATCH also application/merge-patch+json)." },

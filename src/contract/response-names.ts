@@ -12,6 +12,7 @@ export type FixedHeaderName =
   | "Retry-After"
   | "Location"
   | "ETag"
+  | "Idempotent-Replayed"
   | "Link-Next"
   | "WWW-Authenticate"
   | "Allow";
@@ -32,6 +33,8 @@ export type ErrorResponseName =
   | "NotFound"
   | "MethodNotAllowed"
   | "PreconditionFailed"
+  | "IdempotencyKeyInProgress"
+  | "IdempotencyKeyReused"
   | "PayloadTooLarge"
   | "UnsupportedMediaType"
   | "TooManyRequests"

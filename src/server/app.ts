@@ -3,8 +3,10 @@ import { ROUTES, type OperationId } from "../contract/routes.js";
 import type { KeyLimits } from "../contract/schemas.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
 import type { KeyRecord, KeyStore } from "../store/key-store.js";
+import type { IdempotencyStore } from "../store/idempotency-store.js";
 import type { PetStore } from "../store/pet-store.js";
 import { toErrorResponse } from "./error-response.js";
+import { IdempotentCreates } from "./idempotency/idempotent-creates.js";
 import { createGuard } from "./middleware/guard.js";
 import type { ServerLogger } from "./request-log.js";
 import { createKey, getCurrentKey, listKeys, revokeKey } from "./routes/keys.js";
@@ -23,6 +25,8 @@ declare module "h3" {
 export interface AppDeps {
   pets: PetStore;
   keys: KeyStore;
+  /** The stored answers of idempotent creates (the store's own: its creates write them). */
+  idempotency: IdempotencyStore;
   limiter: RateLimiter;
   limitsOf: (key: KeyRecord) => KeyLimits;
   anonymousLimits: KeyLimits;
@@ -51,17 +55,19 @@ export function createApp(deps: AppDeps): H3 {
 /** The handler of each operation in the route table (src/contract/routes.ts). */
 function handlers(deps: AppDeps): Handlers<OperationId> {
   const { pets } = deps;
+  const creates = new IdempotentCreates(deps);
+  const keyRoutes = { ...deps, creates };
   return {
     health: () => ({ status: "ok" }),
     listPets: (event) => listPets(event, pets),
-    createPet: (event) => createPet(event, pets),
+    createPet: (event) => createPet(event, pets, creates),
     getPet: (event) => getPet(event, pets),
     updatePet: (event) => updatePet(event, pets),
     deletePet: (event) => deletePet(event, pets),
-    listKeys: () => listKeys(deps),
-    createKey: (event) => createKey(event, deps),
-    revokeKey: (event) => revokeKey(event, deps),
-    getCurrentKey: (event) => getCurrentKey(event, deps),
+    listKeys: () => listKeys(keyRoutes),
+    createKey: (event) => createKey(event, keyRoutes),
+    revokeKey: (event) => revokeKey(event, keyRoutes),
+    getCurrentKey: (event) => getCurrentKey(event, keyRoutes),
     getOpenApi,
   };
 }

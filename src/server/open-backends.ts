@@ -33,7 +33,7 @@ export function isPostgresUrl(db: string): boolean {
 export async function openBackends(options: BackendOptions): Promise<Backends> {
   const postgres = isPostgresUrl(options.db);
   const dbPath = postgres ? options.db : resolve(options.db);
-  const store = postgres ? await openPostgres(options.db, options.warn) : await openLowdb(dbPath, options.warn);
+  const store = postgres ? await openPostgres(options.db, options) : await openLowdb(dbPath, options);
   try {
     const limiter = await openLimiter(options, postgres ? undefined : dbPath);
     const db = `db ${postgres ? redactUrl(options.db) : dbPath}`;
@@ -45,14 +45,15 @@ export async function openBackends(options: BackendOptions): Promise<Backends> {
   }
 }
 
-async function openPostgres(url: string, warn: (message: string) => void): Promise<Store> {
+// The expiry of idempotency records is decided by the clock each lookup is given.
+async function openPostgres(url: string, { warn }: BackendOptions): Promise<Store> {
   const { openPostgresStore } = await import("../store/postgres/open-postgres-store.js");
   return openPostgresStore(url, { warn });
 }
 
-async function openLowdb(file: string, warn: (message: string) => void): Promise<Store> {
+async function openLowdb(file: string, { warn, now }: BackendOptions): Promise<Store> {
   const { openLowdbStore } = await import("../store/lowdb/open-lowdb-store.js");
-  return openLowdbStore(file, { warn });
+  return openLowdbStore(file, { warn, now });
 }
 
 async function openLimiter(options: BackendOptions, dbPath: string | undefined): Promise<RateLimiter> {

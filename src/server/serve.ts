@@ -60,6 +60,7 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
     const app = createApp({
       pets: store.pets,
       keys: store.keys,
+      idempotency: store.idempotency,
       limiter,
       limitsOf: (key) => limitsFor(key.admin ? "admin" : key.plan, key.limits, limits),
       anonymousLimits: limits.anonymous,

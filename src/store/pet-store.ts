@@ -1,4 +1,5 @@
 import type { NewPet, Pet, PetStatus } from "../contract/values.js";
+import type { CreateOptions } from "./idempotency-store.js";
 
 export interface ListPetsQuery {
   status?: PetStatus;
@@ -43,8 +44,11 @@ export type DeleteOutcome = "deleted" | "precondition_failed" | "not_found";
  * visible to `get`/`list` only from then on. Ids are never reused, deleted pets included.
  */
 export interface PetStore {
-  /** The new pet, at revision 1. */
-  create(input: Required<NewPet>): Promise<Pet>;
+  /**
+   * The new pet, at revision 1. With `options.idempotency`, its record is written in the same
+   * durable step; IdempotencyKeyTakenError (nothing created) when that id already has a live one.
+   */
+  create(input: Required<NewPet>, options?: CreateOptions<Pet>): Promise<Pet>;
   get(id: number): Promise<StoredPet | undefined>;
   list(query: ListPetsQuery): Promise<PetPage>;
   update(id: number, patch: PetPatch, options?: ChangeOptions): Promise<UpdateOutcome>;

@@ -1,3 +1,4 @@
+import type { IdempotencyStore } from "./idempotency-store.js";
 import type { KeyStore } from "./key-store.js";
 import type { PetStore } from "./pet-store.js";
 
@@ -8,6 +9,8 @@ import type { PetStore } from "./pet-store.js";
 export interface Store {
   pets: PetStore;
   keys: KeyStore;
+  /** The stored answers of idempotent creates, written by `pets.create` and `keys.create`. */
+  idempotency: IdempotencyStore;
   /** Waits for pending writes, saves in-memory touches, releases the lock. Idempotent. */
   close(): Promise<void>;
 }

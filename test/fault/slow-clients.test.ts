@@ -51,6 +51,7 @@ describe("deadlines (listenStrict with short ones: headers 0.6 s, request 1.5 s,
     const app = createApp({
       pets: store.pets,
       keys: store.keys,
+      idempotency: store.idempotency,
       limiter: new MemoryRateLimiter({ now }),
       limitsOf: () => ({ perMinute: 1_000_000, perDay: 1_000_000 }),
       anonymousLimits: { perMinute: 1_000_000, perDay: 1_000_000 },

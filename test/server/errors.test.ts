@@ -40,6 +40,7 @@ async function appWith(pets: (real: PetStore) => PetStore) {
   const app = createApp({
     pets: pets(store.pets),
     keys: store.keys,
+    idempotency: store.idempotency,
     limiter: new MemoryRateLimiter({ now }),
     limitsOf: () => ({ perMinute: 1000, perDay: 1000 }),
     anonymousLimits: { perMinute: 60, perDay: 1000 },

@@ -8,6 +8,7 @@ import type { KeyLimits } from "../../contract/schemas.js";
 import type { Decision, RateLimiter } from "../../limits/rate-limiter.js";
 import { rateLimitHeaders, type HeaderList } from "../../limits/headers.js";
 import type { KeyRecord, KeyStore } from "../../store/key-store.js";
+import { bearerToken } from "../internal/bearer.js";
 import { hashApiKey } from "../keys/secrets.js";
 
 export interface GuardDeps {
@@ -84,9 +85,9 @@ async function identify(event: H3Event, deps: GuardDeps): Promise<Credential> {
   if (header === null) {
     return { problem: "missing API key: send the header Authorization: Bearer <API key>" };
   }
-  const match = /^Bearer +(\S+) *$/i.exec(header);
-  if (!match?.[1]) return { problem: "the Authorization header must have the form Bearer <API key>" };
-  const hash = hashApiKey(match[1]);
+  const token = bearerToken(header);
+  if (token === undefined) return { problem: "the Authorization header must have the form Bearer <API key>" };
+  const hash = hashApiKey(token);
   const key = deps.environmentAdmin?.hash === hash ? deps.environmentAdmin : await deps.keys.findByHash(hash);
   if (!key) return { problem: "the API key is not valid" };
   if (key.revokedAt !== null) return { problem: "the API key has been revoked" };

@@ -14,6 +14,7 @@ import { MERGE_PATCH_MEDIA_TYPES, queryParameters } from "../../contract/routes.
 import type { Pet } from "../../contract/schemas.js";
 import type { ChangeOptions, PetPatch, PetStore } from "../../store/pet-store.js";
 import { ApiHttpError, invalidBody, invalidParameter, notFound } from "../errors.js";
+import type { IdempotentCreates } from "../idempotency/idempotent-creates.js";
 import { decodeCursor, encodeCursor } from "../internal/cursor.js";
 import { ifMatchRevisions, noneMatchHits, pageEtag, petEtag } from "../internal/etag.js";
 import { readJsonBody } from "../internal/json-body.js";
@@ -45,15 +46,22 @@ export async function listPets(event: H3Event, pets: PetStore): Promise<Pet[] | 
   return notModifiedOr(event, etag, page.pets);
 }
 
-/** createPet: POST /v1/pets; 201 only once the pet is on disk. */
-export async function createPet(event: H3Event, pets: PetStore): Promise<Pet> {
-  const parsed = NewPetSchema.safeParse(await readJsonBody(event));
+/** createPet: POST /v1/pets; 201 only once the pet is on disk. Idempotent with an Idempotency-Key. */
+export async function createPet(event: H3Event, pets: PetStore, creates: IdempotentCreates): Promise<Pet> {
+  const body = await readJsonBody(event);
+  const parsed = NewPetSchema.safeParse(body);
   if (!parsed.success) throw invalidBody(describeIssue(parsed.error));
-  const pet = await pets.create({ ...parsed.data, status: parsed.data.status ?? DEFAULT_PET_STATUS });
-  event.res.status = 201;
-  event.res.headers.set("location", `${API_PREFIX}/pets/${pet.id}`);
-  event.res.headers.set("etag", petEtag({ pet, revision: 1 }));
-  return pet;
+  const input = { ...parsed.data, status: parsed.data.status ?? DEFAULT_PET_STATUS };
+  return creates.run<Pet, Pet>(
+    event,
+    body,
+    (options) => pets.create(input, options),
+    (pet) => ({
+      status: 201,
+      headers: { location: `${API_PREFIX}/pets/${pet.id}`, etag: petEtag({ pet, revision: 1 }) },
+      body: pet,
+    }),
+  );
 }
 
 /** getPet: GET /v1/pets/{petId} (deprecated; the guard adds Deprecation and Sunset). */

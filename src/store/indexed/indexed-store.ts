@@ -1,5 +1,6 @@
 import type { Store } from "../store.js";
 import { GroupCommit, type Persist } from "./group-commit.js";
+import { IndexedIdempotencyStore } from "./indexed-idempotency-store.js";
 import { IndexedKeyStore } from "./indexed-key-store.js";
 import { IndexedPetStore } from "./indexed-pet-store.js";
 import type { StoreState } from "./store-state.js";
@@ -22,6 +23,7 @@ export function createIndexedStore({ name, state, persist, finish, release }: In
   return {
     pets: new IndexedPetStore(state, commit),
     keys: new IndexedKeyStore(state, commit),
+    idempotency: new IndexedIdempotencyStore(state),
     close: () => (closing ??= closeStore(commit, finish, release)),
   };
 }

@@ -1,5 +1,7 @@
 import type { Pet } from "../../contract/values.js";
+import { isLive, type IdempotencyRecord } from "../idempotency-store.js";
 import type { KeyRecord } from "../key-store.js";
+import { IdempotencyIndex } from "./idempotency-index.js";
 import type { StoredPet } from "../pet-store.js";
 import { KeyIndex } from "./key-index.js";
 import { firstAfter, PetIndex, toPetRecord } from "./pet-index.js";
@@ -12,6 +14,8 @@ export interface StoreData {
   /** Sorted by id. Deleted pets are simply absent; nextPetId keeps their ids from coming back. */
   pets: PetRecord[];
   keys: KeyRecord[];
+  /** Stored answers of idempotent creates; expired ones are left out of each rewrite. Absent when none. */
+  idempotency?: IdempotencyRecord[];
 }
 
 /** The changes that one group commit makes durable together. */
@@ -25,10 +29,12 @@ export interface Batch {
   keys: KeyRecord[];
   /** Key id to revokedAt. */
   revocations: Map<string, string>;
+  /** The records of the idempotent creates in this batch: durable with them or not at all. */
+  idempotency: IdempotencyRecord[];
 }
 
 export function emptyBatch(): Batch {
-  return { pets: [], updated: new Map(), deleted: new Set(), keys: [], revocations: new Map() };
+  return { pets: [], updated: new Map(), deleted: new Set(), keys: [], revocations: new Map(), idempotency: [] };
 }
 
 export function emptyStoreData(): StoreData {
@@ -39,12 +45,19 @@ export function emptyStoreData(): StoreData {
 export class StoreState {
   readonly pets = new PetIndex();
   readonly keys = new KeyIndex();
+  readonly idempotency = new IdempotencyIndex();
+  readonly #now: () => number;
   #nextPetId: number;
 
-  /** `data` must be valid: pets sorted by unique id, keys with unique ids and hashes. */
-  constructor(data: StoreData = emptyStoreData()) {
+  /**
+   * `data` must be valid: pets sorted by unique id, keys with unique ids and hashes. `now` (ms)
+   * decides which idempotency records have expired.
+   */
+  constructor(data: StoreData = emptyStoreData(), now: () => number = Date.now) {
+    this.#now = now;
     this.pets.put(data.pets.map(toStoredPet));
     this.keys.add(data.keys);
+    this.idempotency.add((data.idempotency ?? []).filter((record) => isLive(record, now())));
     this.#nextPetId = Math.max(data.nextPetId, this.pets.lastId + 1);
   }
 
@@ -59,11 +72,14 @@ export class StoreState {
 
   /** The data as it will be once `batch` is applied; the state itself is not changed. */
   snapshot(batch: Batch): StoreData {
+    const idempotency = this.idempotency.live(this.#now(), batch.idempotency);
     return {
       version: 1,
       nextPetId: this.#nextPetId,
       pets: petsAfter(this.pets.records(), batch),
       keys: this.keys.concat(batch.revocations, batch.keys),
+      // Left out when empty: a db that never saw an Idempotency-Key stays as older versions wrote it.
+      ...(idempotency.length > 0 ? { idempotency } : {}),
     };
   }
 
@@ -74,6 +90,7 @@ export class StoreState {
     this.pets.remove(batch.deleted);
     this.keys.add(batch.keys);
     this.keys.revoke(batch.revocations);
+    this.idempotency.add(batch.idempotency);
   }
 }
 

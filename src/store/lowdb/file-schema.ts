@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { firstIssue, KeyRecordSchema, PetRecordSchema } from "../indexed/records.js";
+import { firstIssue, IdempotencyRecordSchema, KeyRecordSchema, PetRecordSchema } from "../indexed/records.js";
 import type { StoreData } from "../indexed/store-state.js";
 
 const StoreFileSchema = z.object({
@@ -7,6 +7,8 @@ const StoreFileSchema = z.object({
   nextPetId: z.int().min(1),
   pets: z.array(PetRecordSchema),
   keys: z.array(KeyRecordSchema),
+  // Files written before idempotent creates have none.
+  idempotency: z.array(IdempotencyRecordSchema).optional(),
 });
 
 /** Checks the parsed db file and returns its data, pets sorted by id; throws naming the first problem. */

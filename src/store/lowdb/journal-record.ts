@@ -1,7 +1,7 @@
 import * as z from "zod";
 import type { Commit } from "../indexed/group-commit.js";
 import { toPetRecord } from "../indexed/pet-index.js";
-import { firstIssue, KeyRecordSchema, PetRecordSchema } from "../indexed/records.js";
+import { firstIssue, IdempotencyRecordSchema, KeyRecordSchema, PetRecordSchema } from "../indexed/records.js";
 
 // [key id, ISO instant]
 const KeyInstantsSchema = z.array(z.tuple([z.string().min(1), z.iso.datetime()]));
@@ -17,6 +17,8 @@ const JournalRecordSchema = z.object({
   keys: z.array(KeyRecordSchema).default([]),
   revoked: KeyInstantsSchema.default([]),
   touched: KeyInstantsSchema.default([]),
+  /** The stored answers of this line's idempotent creates: in the same line as what they created. */
+  idempotency: z.array(IdempotencyRecordSchema).default([]),
 });
 
 /** One journal line: the changes of one group commit. */
@@ -39,6 +41,7 @@ export function encodeRecord({ batch, touches, nextPetId }: Commit): Buffer {
   if (batch.keys.length > 0) record.keys = batch.keys;
   if (batch.revocations.size > 0) record.revoked = [...batch.revocations];
   if (touches.size > 0) record.touched = [...touches];
+  if (batch.idempotency.length > 0) record.idempotency = batch.idempotency;
   return Buffer.from(`${JSON.stringify(record)}\n`);
 }
 

@@ -12,6 +12,8 @@ import type { JournalRecord } from "./journal-record.js";
 export function replayJournal(data: StoreData, records: readonly JournalRecord[]): StoreData {
   const pets = new PetTable(data.pets);
   const keys = new KeyTable(data.keys);
+  // A later record with the same id (a key reused once expired) replaces the earlier one.
+  const idempotency = new Map((data.idempotency ?? []).map((record) => [record.id, record]));
   let nextPetId = data.nextPetId;
   records.forEach((record, index) => {
     const where = `line ${index + 1}`;
@@ -21,9 +23,11 @@ export function replayJournal(data: StoreData, records: readonly JournalRecord[]
     for (const key of record.keys) keys.add(key, where);
     for (const [id, at] of record.revoked) keys.revoke(id, at, where);
     for (const [id, at] of record.touched) keys.touch(id, at, where);
+    for (const stored of record.idempotency) idempotency.set(stored.id, stored);
     nextPetId = Math.max(nextPetId, record.nextPetId);
   });
-  return { version: 1, nextPetId, pets: pets.records(), keys: keys.records() };
+  const stored = idempotency.size > 0 ? { idempotency: [...idempotency.values()] } : {};
+  return { version: 1, nextPetId, pets: pets.records(), keys: keys.records(), ...stored };
 }
 
 /** Pets by id as records are replayed; a record older than the held revision is a no-op. */

@@ -2,6 +2,7 @@ import { Pool } from "pg";
 import { messageOf } from "../../support/error-text.js";
 import { redactUrl } from "../../support/http-url.js";
 import type { Store } from "../store.js";
+import { PostgresIdempotencyStore } from "./idempotency-rows.js";
 import { migrate } from "./migrations.js";
 import { PostgresKeyStore } from "./postgres-key-store.js";
 import { PostgresPetStore } from "./postgres-pet-store.js";
@@ -48,6 +49,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   return {
     pets: new PostgresPetStore(pool, database),
     keys: new PostgresKeyStore(pool, database, touches),
+    idempotency: new PostgresIdempotencyStore(pool, database, options.warn),
     close: () => (closing ??= closePool(pool, touches, options.warn)),
   };
 }
