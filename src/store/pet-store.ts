@@ -11,6 +11,11 @@ export interface ListPetsQuery {
 
 export interface PetPage {
   pets: Pet[];
+  /**
+   * The revision of each pet, in the same order. With the ids (never reused) they identify the
+   * page's content exactly, so its ETag is a digest of them rather than of the serialised page.
+   */
+  revisions: number[];
   /** True when more pets match after the last one returned. */
   hasMore: boolean;
 }

@@ -37,13 +37,14 @@ export async function listPets(event: H3Event, pets: PetStore): Promise<Pet[] | 
   }
   const page = await pets.list({ status, categoryId, afterId, limit });
   const last = page.pets.at(-1);
-  let link: string | null = null;
-  if (page.hasMore && last) {
-    link = `<${nextPageUrl(event.url, { limit: query.limit, status, categoryId: query.categoryId }, last.id)}>; rel="next"`;
-    event.res.headers.set("link", link);
+  const nextAfter = page.hasMore && last ? last.id : null;
+  const body = notModifiedOr(event, pageEtag(page, nextAfter), page.pets);
+  // Only a 200 needs the Link: building it (the URL's origin, the cursor) is a cost a 304 need not pay.
+  if (body !== null && nextAfter !== null) {
+    const next = nextPageUrl(event.url, { limit: query.limit, status, categoryId: query.categoryId }, encodeCursor(nextAfter));
+    event.res.headers.set("link", `<${next}>; rel="next"`);
   }
-  const etag = pageEtag(JSON.stringify(page.pets), link);
-  return notModifiedOr(event, etag, page.pets);
+  return body;
 }
 
 /** createPet: POST /v1/pets; 201 only once the pet is on disk. Idempotent with an Idempotency-Key. */
@@ -99,7 +100,6 @@ function notModifiedOr<T>(event: H3Event, etag: string, body: T): T | null {
   event.res.headers.set("etag", etag);
   if (!noneMatchHits(event.req.headers.get("if-none-match"), etag)) return body;
   event.res.status = 304;
-  event.res.headers.delete("link");
   return null;
 }
 
@@ -169,9 +169,9 @@ function parseStatus(raw: string | undefined): PetStatus | undefined {
  * The same query with the next cursor. Built as a string from the validated values (digits, a
  * status, base64url), which need no escaping: a URL object here cost 7% of a listing's CPU.
  */
-function nextPageUrl(current: URL, query: { limit?: string; status?: PetStatus; categoryId?: string }, lastId: number): string {
+function nextPageUrl(current: URL, query: { limit?: string; status?: PetStatus; categoryId?: string }, cursor: string): string {
   const limit = query.limit === undefined ? "" : `limit=${query.limit}&`;
   const status = query.status === undefined ? "" : `status=${query.status}&`;
   const category = query.categoryId === undefined ? "" : `categoryId=${query.categoryId}&`;
-  return `${current.origin}${current.pathname}?${limit}${status}${category}cursor=${encodeCursor(lastId)}`;
+  return `${current.origin}${current.pathname}?${limit}${status}${category}cursor=${cursor}`;
 }

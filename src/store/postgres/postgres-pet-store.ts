@@ -83,8 +83,10 @@ export class PostgresPetStore implements PetStore {
     const fetch = query.limit + 1 + pending.length;
     const { text, values } = listQuery(query, fetch);
     const { rows } = await storageCall(this.#database, () => this.#pool.query<PetRow>(text, values));
-    const pets = (await this.#withoutPending(rows, pending)).map(toPet);
-    return { pets: pets.slice(0, query.limit), hasMore: pets.length > query.limit };
+    const page = (await this.#withoutPending(rows, pending)).slice(0, query.limit + 1);
+    const hasMore = page.length > query.limit;
+    if (hasMore) page.pop();
+    return { pets: page.map(toPet), revisions: page.map((row) => row.revision), hasMore };
   }
 
   /**
