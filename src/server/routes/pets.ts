@@ -18,6 +18,7 @@ import type { IdempotentCreates } from "../idempotency/idempotent-creates.js";
 import { decodeCursor, encodeCursor } from "../internal/cursor.js";
 import { ifMatchRevisions, noneMatchHits, pageEtag, petEtag } from "../internal/etag.js";
 import { readJsonBody } from "../internal/json-body.js";
+import { NotModified } from "../internal/not-modified.js";
 import { parsePositiveInteger, readQuery, safeEcho } from "../internal/query.js";
 
 const LIST_PARAMETERS = queryParameters("listPets") as Array<"limit" | "status" | "categoryId" | "cursor">;
@@ -26,7 +27,7 @@ const LIST_PARAMETERS = queryParameters("listPets") as Array<"limit" | "status" 
  * listPets: GET /v1/pets, a page ordered by id; `Link: rel="next"` when more follow. Its ETag is
  * a digest of the page, so a poller's If-None-Match gets 304 without a body while nothing changed.
  */
-export async function listPets(event: H3Event, pets: PetStore): Promise<Pet[] | null> {
+export async function listPets(event: H3Event, pets: PetStore): Promise<Pet[] | NotModified> {
   const query = readQuery(event.url, LIST_PARAMETERS);
   const limit = parseLimit(query.limit);
   const status = parseStatus(query.status);
@@ -40,7 +41,7 @@ export async function listPets(event: H3Event, pets: PetStore): Promise<Pet[] | 
   const nextAfter = page.hasMore && last ? last.id : null;
   const body = notModifiedOr(event, pageEtag(page, nextAfter), page.pets);
   // Only a 200 needs the Link: building it (the URL's origin, the cursor) is a cost a 304 need not pay.
-  if (body !== null && nextAfter !== null) {
+  if (!(body instanceof NotModified) && nextAfter !== null) {
     const next = nextPageUrl(event.url, { limit: query.limit, status, categoryId: query.categoryId }, encodeCursor(nextAfter));
     event.res.headers.set("link", `<${next}>; rel="next"`);
   }
@@ -66,7 +67,7 @@ export async function createPet(event: H3Event, pets: PetStore, creates: Idempot
 }
 
 /** getPet: GET /v1/pets/{petId} (deprecated; the guard adds Deprecation and Sunset). */
-export async function getPet(event: H3Event, pets: PetStore): Promise<Pet | null> {
+export async function getPet(event: H3Event, pets: PetStore): Promise<Pet | NotModified> {
   const id = petIdOf(event);
   const stored = await pets.get(id);
   if (!stored) throw notFound(`no pet with id ${id}`);
@@ -95,12 +96,11 @@ export async function deletePet(event: H3Event, pets: PetStore): Promise<null> {
   return null;
 }
 
-/** The body with its ETag, or 304 without one when If-None-Match names that ETag. */
-function notModifiedOr<T>(event: H3Event, etag: string, body: T): T | null {
+/** The body with its ETag, or a 304 without one when If-None-Match names that ETag. */
+function notModifiedOr<T>(event: H3Event, etag: string, body: T): T | NotModified {
+  if (noneMatchHits(event.req.headers.get("if-none-match"), etag)) return new NotModified(etag);
   event.res.headers.set("etag", etag);
-  if (!noneMatchHits(event.req.headers.get("if-none-match"), etag)) return body;
-  event.res.status = 304;
-  return null;
+  return body;
 }
 
 /**
