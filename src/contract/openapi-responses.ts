@@ -36,7 +36,7 @@ const HEADER_COMPONENTS = {
   "Retry-After": header("Whole seconds to wait before retrying.", integer),
   Location: header("Path of the created resource.", { type: "string", format: "uri-reference", examples: ["/v1/pets/1"] }),
   ETag: header(
-    'Strong entity tag (RFC 9110). A pet\'s is `"pet-<id>-<revision>"` and changes with every update; a page\'s is a digest of the page. Send it back in If-None-Match (GET) or If-Match (PATCH, DELETE).',
+    'Strong entity tag (RFC 9110). A pet\'s is `"pet-<id>-<revision>"` and changes with every update; a page\'s is a digest of its pets\' ids and revisions and of where the next page starts, so it changes whenever the page does. Send it back in If-None-Match (GET) or If-Match (PATCH, DELETE).',
     { type: "string", pattern: '^"[!#-~]+"$', examples: ['"pet-1-3"'] },
   ),
   "Idempotent-Replayed": header(
