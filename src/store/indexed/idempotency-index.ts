@@ -35,7 +35,8 @@ export class IdempotencyIndex {
 
   /** The records still live at `now`, followed by `added`: what a snapshot holds. */
   live(now: number, added: readonly IdempotencyRecord[] = []): IdempotencyRecord[] {
-    const records = [...this.#byId.values()].filter((record) => isLive(record, now) && !added.some((a) => a.id === record.id));
+    const replaced = new Set(added.map((record) => record.id));
+    const records = [...this.#byId.values()].filter((record) => isLive(record, now) && !replaced.has(record.id));
     return records.concat(added);
   }
 }
