@@ -22,7 +22,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "postgres",
-          include: ["test/server/**/*.test.ts", "test/store/pet-store.test.ts", "test/store/pet-changes.test.ts", "test/store/key-store.test.ts", ...ENGINE_TESTS],
+          include: ["test/server/**/*.test.ts", "test/store/pet-store.test.ts", "test/store/pet-changes.test.ts", "test/store/key-store.test.ts", "test/store/idempotency-store.test.ts", ...ENGINE_TESTS],
           globalSetup: ["test/helpers/engines-setup.ts"],
           provide: { backend: "postgres" },
         },

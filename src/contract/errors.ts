@@ -1,7 +1,7 @@
 // Every error code of the API once: its one HTTP status and what it means. The Error body of
 // every answer, whoever sends it (the guard, a handler, the transport layer, the listener), is
 // built by errorBody/errorJson below. Kept free of zod so the client can import it at start-up.
-import { DEFAULT_DEADLINES, kibibytes, MAX_BODY_BYTES, MAX_HEADER_BYTES, seconds } from "./limits.js";
+import { DEFAULT_DEADLINES, hours, IDEMPOTENCY_TTL_MS, kibibytes, MAX_BODY_BYTES, MAX_HEADER_BYTES, seconds } from "./limits.js";
 
 export const ERROR_CODES = [
   "invalid_parameter",
@@ -17,6 +17,8 @@ export const ERROR_CODES = [
   "pet_not_available",
   "invalid_transition",
   "pet_has_open_order",
+  "idempotency_key_in_progress",
+  "idempotency_key_reused",
   "rate_limited",
   "key_banned",
   "storage_unavailable",
@@ -36,7 +38,10 @@ const { headersMs, requestMs } = DEFAULT_DEADLINES;
 
 /** What each error code means and the one HTTP status it comes with. */
 export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, ErrorCodeDoc>> = {
-  invalid_parameter: { status: 400, meaning: "A query or path parameter is unknown, repeated or invalid; the message names it." },
+  invalid_parameter: {
+    status: 400,
+    meaning: "A query, path or header parameter (Idempotency-Key) is unknown, repeated or invalid; the message names it.",
+  },
   invalid_json: { status: 400, meaning: "The body is empty, not valid UTF-8 or not valid JSON." },
   invalid_body: { status: 400, meaning: "The JSON body breaks the schema; the message names the field and the rule." },
   unsupported_media_type: { status: 415, meaning: "The body is not sent as application/json (or, for PATCH, application/merge-patch+json)." },
@@ -57,6 +62,14 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, ErrorCodeDoc>> = {
   pet_has_open_order: {
     status: 409,
     meaning: "The pet has an open (placed or approved) order, named in the message: it cannot be deleted nor change status until that order is delivered or cancelled.",
+  },
+  idempotency_key_in_progress: {
+    status: 409,
+    meaning: "A request with this Idempotency-Key is still being answered; retry once it has finished to get its answer again.",
+  },
+  idempotency_key_reused: {
+    status: 422,
+    meaning: `This Idempotency-Key was used within ${hours(IDEMPOTENCY_TTL_MS)} for another request (another body or path); nothing was created.`,
   },
   rate_limited: { status: 429, meaning: "A rate-limit window is exhausted; wait Retry-After seconds, back off exponentially." },
   key_banned: { status: 429, meaning: "Too many requests over the limit: the key (or IP) is banned until Retry-After." },

@@ -7,6 +7,12 @@ export const MAX_BODY_BYTES = 64 * 1024;
 /** The largest request head (request line and headers) Node's parser accepts: its maxHeaderSize. */
 export const MAX_HEADER_BYTES = 16 * 1024;
 
+/** How long the answer to an Idempotency-Key is kept and given again (draft-ietf-httpapi-idempotency-key-header). */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** The longest Idempotency-Key accepted, in characters (visible ASCII only). */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+
 /** How long a client may take; slow or stalled clients cannot hold a connection open for ever. */
 export interface HttpDeadlines {
   /** From the first byte of a request to the end of its headers. */
@@ -24,3 +30,6 @@ export const kibibytes = (bytes: number): string => `${bytes / 1024} KiB`;
 
 /** @example seconds(10_000) === "10 s" */
 export const seconds = (ms: number): string => `${ms / 1000} s`;
+
+/** @example hours(86_400_000) === "24 h" */
+export const hours = (ms: number): string => `${ms / 3_600_000} h`;

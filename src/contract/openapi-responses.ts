@@ -36,8 +36,13 @@ const HEADER_COMPONENTS = {
   "Retry-After": header("Whole seconds to wait before retrying.", integer),
   Location: header("Path of the created resource.", { type: "string", format: "uri-reference", examples: ["/v1/pets/1"] }),
   ETag: header(
-    'Strong entity tag (RFC 9110). A pet\'s is `"pet-<id>-<revision>"`, an order\'s `"order-<id>-<revision>"`, and it changes with every update; a page\'s is a digest of the page. Send it back in If-None-Match (GET) or If-Match (PATCH, DELETE).',
+    'Strong entity tag (RFC 9110). A pet\'s is `"pet-<id>-<revision>"`, an order\'s `"order-<id>-<revision>"`, and it changes with every update; a page\'s is a digest of its records\' ids and revisions and of where the next page starts, so it changes whenever the page does. Send it back in If-None-Match (GET) or If-Match (PATCH, DELETE).',
     { type: "string", pattern: '^"[!#-~]+"$', examples: ['"pet-1-3"'] },
+  ),
+  "Idempotent-Replayed": header(
+    "Set when this is the stored answer to an earlier request with the same Idempotency-Key, given again: nothing was created this time.",
+    { const: "true" },
+    false,
   ),
   "Link-Next": header(
     'Set when more results follow: `<absolute URL of the next page>; rel="next"` (RFC 8288). Follow it rather than building a cursor.',
@@ -110,12 +115,12 @@ interface ErrorResponseSpec {
 
 /** components.responses: every error an operation can answer, named once. */
 const ERROR_RESPONSES = {
-  InvalidParameter: { status: 400, codes: ["invalid_parameter"], description: "A query or path parameter is unknown, repeated or invalid; the message names it." },
+  InvalidParameter: { status: 400, codes: ["invalid_parameter"], description: "A query, path or header parameter is unknown, repeated or invalid; the message names it." },
   InvalidBody: { status: 400, codes: ["invalid_json", "invalid_body"], description: "The body is not valid JSON, or breaks the schema; the message names the field and the rule." },
   InvalidParameterOrBody: {
     status: 400,
     codes: ["invalid_parameter", "invalid_json", "invalid_body"],
-    description: "A path parameter is invalid, or the body is not valid JSON or breaks the schema; the message names which.",
+    description: "A path or header parameter is invalid, or the body is not valid JSON or breaks the schema; the message names which.",
   },
   Unauthorized: { status: 401, description: "The API key is missing, malformed, unknown or revoked.", headers: ["WWW-Authenticate"] },
   Forbidden: { status: 403, description: "The operation needs an admin API key." },
@@ -127,6 +132,16 @@ const ERROR_RESPONSES = {
     status: 409,
     codes: ["pet_has_open_order"],
     description: "The pet has an open order (named in the message): it cannot be deleted nor change status until the order is delivered or cancelled.",
+  },
+  IdempotencyKeyInProgress: {
+    status: 409,
+    codes: ["idempotency_key_in_progress"],
+    description: "The first request with this Idempotency-Key is still being answered; nothing was created. Retry: once it has finished, the retry gets its answer.",
+  },
+  IdempotencyKeyReused: {
+    status: 422,
+    codes: ["idempotency_key_reused"],
+    description: "This Idempotency-Key came with another request (another body) within 24 hours; nothing was created. Use a fresh key for a new request.",
   },
   MethodNotAllowed: { status: 405, description: "Answers a listed path called with a method it does not list.", headers: ["Allow"] },
   PayloadTooLarge: { status: 413, description: `The body is larger than ${kibibytes(MAX_BODY_BYTES)}.` },

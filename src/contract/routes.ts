@@ -12,6 +12,7 @@ import {
   LIST_LIMIT_MAX,
   LIST_LIMIT_MIN,
 } from "./constants.js";
+import { hours, IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_TTL_MS } from "./limits.js";
 import type { ErrorResponseName, HeaderName } from "./response-names.js";
 
 export type JsonSchema = Record<string, unknown>;
@@ -108,6 +109,20 @@ const IF_MATCH: Parameter = {
   description: "The pet's ETag as you last read it: 412 precondition_failed, changing nothing, when the pet has changed since.",
   schema: { type: "string" },
 };
+
+const IDEMPOTENCY_KEY: Parameter = {
+  name: "Idempotency-Key",
+  in: "header",
+  description:
+    `Any unique value (a UUID), 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters, kept for ${hours(IDEMPOTENCY_TTL_MS)} per API key ` +
+    "(draft-ietf-httpapi-idempotency-key-header). Sent again with the same body, the first answer comes back " +
+    "(`Idempotent-Replayed: true`) and nothing is created; with another body: 422 idempotency_key_reused; " +
+    "while the first is still being answered: 409 idempotency_key_in_progress.",
+  schema: { type: "string", minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH, pattern: "^[!-~]+$" },
+};
+
+/** The errors an operation with an Idempotency-Key adds to its own. */
+const IDEMPOTENCY_ERRORS = ["InvalidParameter", "IdempotencyKeyInProgress", "IdempotencyKeyReused"] as const;
 
 const PET_ID: Parameter = { name: "petId", in: "path", description: "The pet's id.", schema: { type: "integer", format: "int64", minimum: 1 } };
 
@@ -272,17 +287,20 @@ export const ROUTES = [
     path: "/pets",
     access: "key",
     stability: "stable",
-    request: { body: "NewPet" },
+    request: { body: "NewPet", parameters: [IDEMPOTENCY_KEY] },
     doc: {
       tag: "pets",
       summary: "Add a pet",
-      description: "Answers 201 only once the pet is on disk. A pet sent without `status` is `available`.",
+      description:
+        "Answers 201 only once the pet is on disk. A pet sent without `status` is `available`. " +
+        "With an Idempotency-Key, a retry gets the first answer again instead of a second pet.",
       success: {
         status: 201,
         description: "The pet, with the id the service assigned.",
         schema: schemaRef("Pet"),
-        headers: ["Location", "ETag"],
+        headers: ["Location", "ETag", "Idempotent-Replayed"],
       },
+      errors: [...IDEMPOTENCY_ERRORS],
     },
   },
   {
@@ -358,12 +376,20 @@ export const ROUTES = [
     path: "/keys",
     access: "admin",
     stability: "stable",
-    request: { body: "NewKey" },
+    request: { body: "NewKey", parameters: [IDEMPOTENCY_KEY] },
     doc: {
       tag: "keys",
       summary: "Create an API key (admin)",
-      description: "The secret is in this response and nowhere else.",
-      success: { status: 201, description: "The key, with its secret.", schema: schemaRef("CreatedKey"), headers: ["Location"] },
+      description:
+        "The secret is in this response and nowhere else. With an Idempotency-Key, a retry by the same caller " +
+        "gets the same key and secret again (stored encrypted under the caller's own key) instead of a second key.",
+      success: {
+        status: 201,
+        description: "The key, with its secret.",
+        schema: schemaRef("CreatedKey"),
+        headers: ["Location", "Idempotent-Replayed"],
+      },
+      errors: [...IDEMPOTENCY_ERRORS],
     },
   },
   {

@@ -2,6 +2,7 @@ import { H3, type H3Event } from "h3";
 import { ROUTES, type OperationId } from "../contract/routes.js";
 import type { KeyLimits } from "../contract/schemas.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
+import type { IdempotencyStore } from "../store/idempotency-store.js";
 import type { KeyRecord, KeyStore } from "../store/key-store.js";
 import type { OrderStore } from "../store/order-store.js";
 import type { PetStore } from "../store/pet-store.js";
@@ -12,6 +13,7 @@ import { REQUEST_ID_HEADER, requestIdOf } from "./internal/request-id.js";
 import type { OutageLog } from "./logging/outage-log.js";
 import type { MetricsObserver } from "./metrics/observer.js";
 import { serveMetrics, type MetricsRoute } from "./metrics/metrics-route.js";
+import { IdempotentCreates } from "./idempotency/idempotent-creates.js";
 import { createGuard } from "./middleware/guard.js";
 import { isWrite, logRequests, observeGuard } from "./ops/observe.js";
 import type { Readiness } from "./ops/readiness.js";
@@ -35,6 +37,8 @@ export interface AppDeps {
   pets: PetStore;
   keys: KeyStore;
   orders: OrderStore;
+  /** The stored answers of idempotent creates (the store's own: its creates write them). */
+  idempotency: IdempotencyStore;
   limiter: RateLimiter;
   limitsOf: (key: KeyRecord) => KeyLimits;
   anonymousLimits: KeyLimits;
@@ -79,12 +83,14 @@ export function createApp(deps: AppDeps): H3 {
 /** The handler of each operation in the route table (src/contract/routes.ts). */
 function handlers(deps: AppDeps): Handlers<OperationId> {
   const { pets, orders, now } = deps;
+  const creates = new IdempotentCreates(deps);
+  const keyRoutes = { ...deps, creates };
   return {
     health: () => ({ status: "ok" }),
     ready: () => ready(deps),
     metrics: (event) => serveMetrics(event, deps.metricsRoute),
     listPets: (event) => listPets(event, pets),
-    createPet: (event) => createPet(event, pets),
+    createPet: (event) => createPet(event, pets, creates),
     getPet: (event) => getPet(event, pets),
     updatePet: (event) => updatePet(event, pets),
     deletePet: (event) => deletePet(event, pets, orders),
@@ -93,18 +99,19 @@ function handlers(deps: AppDeps): Handlers<OperationId> {
     getOrder: (event) => getOrder(event, orders),
     updateOrder: (event) => updateOrder(event, orders, now),
     getInventory: () => getInventory(orders),
-    listKeys: () => listKeys(deps),
+    listKeys: () => listKeys(keyRoutes),
     createKey: async (event) => {
-      const created = await createKey(event, deps);
-      audit(event, deps, "key.created", created.id, created.plan);
+      const created = await createKey(event, keyRoutes);
+      // A replayed answer (Idempotency-Key) created nothing: the first answer was audited.
+      if (!event.res.headers.has("idempotent-replayed")) audit(event, deps, "key.created", created.id, created.plan);
       return created;
     },
     revokeKey: async (event) => {
-      const result = await revokeKey(event, deps);
+      const result = await revokeKey(event, keyRoutes);
       audit(event, deps, "key.revoked", event.context.params?.id ?? "");
       return result;
     },
-    getCurrentKey: (event) => getCurrentKey(event, deps),
+    getCurrentKey: (event) => getCurrentKey(event, keyRoutes),
     getOpenApi,
   };
 }

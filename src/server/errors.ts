@@ -30,3 +30,12 @@ export const storageUnavailable = () =>
     "the database or the rate-limit store cannot be written or reached right now; nothing was stored or changed",
     { "retry-after": "5" },
   );
+
+export const idempotencyKeyInProgress = () =>
+  new ApiHttpError(
+    "idempotency_key_in_progress",
+    "a request with this Idempotency-Key is still being answered; retry once it has finished to get its answer",
+  );
+
+export const idempotencyKeyReused = (detail: string) =>
+  new ApiHttpError("idempotency_key_reused", `this Idempotency-Key was used for another request: ${detail}; nothing was created`);

@@ -37,7 +37,7 @@ export function isPostgresUrl(db: string): boolean {
 export async function openBackends(options: BackendOptions): Promise<Backends> {
   const postgres = isPostgresUrl(options.db);
   const dbPath = postgres ? options.db : resolve(options.db);
-  const store = postgres ? await openPostgres(options.db, options.warn, options.onWrite) : await openLowdb(dbPath, options.warn, options.onWrite);
+  const store = postgres ? await openPostgres(options.db, options) : await openLowdb(dbPath, options);
   try {
     const limiter = await openLimiter(options, postgres ? undefined : dbPath);
     const db = `db ${postgres ? redactUrl(options.db) : dbPath}`;
@@ -49,13 +49,14 @@ export async function openBackends(options: BackendOptions): Promise<Backends> {
   }
 }
 
-async function openPostgres(url: string, warn: (message: string) => void, onWrite?: (write: StoreWrite) => void): Promise<Store> {
+// The expiry of idempotency records is decided by the clock each lookup is given.
+async function openPostgres(url: string, { warn, onWrite }: BackendOptions): Promise<Store> {
   const { openPostgresStore } = await import("../store/postgres/open-postgres-store.js");
   const onBatch = onWrite ? (changes: number, ms: number) => onWrite({ engine: "postgres", changes, ms }) : undefined;
   return openPostgresStore(url, { warn, onBatch });
 }
 
-async function openLowdb(file: string, warn: (message: string) => void, onWrite?: (write: StoreWrite) => void): Promise<Store> {
+async function openLowdb(file: string, { warn, now, onWrite }: BackendOptions): Promise<Store> {
   const { openLowdbStore } = await import("../store/lowdb/open-lowdb-store.js");
   // Journal lines are the group commits; snapshot rewrites (compaction) are not batches of changes.
   const report = onWrite
@@ -63,7 +64,7 @@ async function openLowdb(file: string, warn: (message: string) => void, onWrite?
         if (event.file === "journal") onWrite({ engine: "lowdb", changes: event.changes ?? 0, journalBytes: event.bytes, ms: event.ms });
       }
     : undefined;
-  return openLowdbStore(file, { warn, onWrite: report });
+  return openLowdbStore(file, { warn, now, onWrite: report });
 }
 
 async function openLimiter(options: BackendOptions, dbPath: string | undefined): Promise<RateLimiter> {

@@ -91,6 +91,7 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
       pets: store.pets,
       keys: store.keys,
       orders: store.orders,
+      idempotency: store.idempotency,
       limiter,
       limitsOf: (key) => limitsFor(key.admin ? "admin" : key.plan, key.limits, limits.current),
       anonymousLimits: initial.anonymous,

@@ -1,4 +1,5 @@
 import type { KeyLimits, Plan } from "../contract/values.js";
+import type { CreateOptions } from "./idempotency-store.js";
 
 /** A stored API key: the secret itself is never kept, only its SHA-256 hash (hex). */
 export interface KeyRecord {
@@ -16,8 +17,8 @@ export interface KeyRecord {
 }
 
 export interface KeyStore {
-  /** Resolves once the key is durable. */
-  create(record: KeyRecord): Promise<KeyRecord>;
+  /** Resolves once the key is durable; `options.idempotency` as for PetStore.create. */
+  create(record: KeyRecord, options?: CreateOptions<KeyRecord>): Promise<KeyRecord>;
   /** The hot path of every request: a map lookup, never a scan. Revoked keys are returned too. */
   findByHash(hash: string): Promise<KeyRecord | undefined>;
   list(): Promise<KeyRecord[]>;

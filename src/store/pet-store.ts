@@ -1,4 +1,5 @@
 import type { NewPet, Pet, PetStatus } from "../contract/values.js";
+import type { CreateOptions } from "./idempotency-store.js";
 
 export interface ListPetsQuery {
   status?: PetStatus;
@@ -10,6 +11,11 @@ export interface ListPetsQuery {
 
 export interface PetPage {
   pets: Pet[];
+  /**
+   * The revision of each pet, in the same order. With the ids (never reused) they identify the
+   * page's content exactly, so its ETag is a digest of them rather than of the serialised page.
+   */
+  revisions: number[];
   /** True when more pets match after the last one returned. */
   hasMore: boolean;
 }
@@ -46,8 +52,11 @@ export type DeleteOutcome = "deleted" | "precondition_failed" | "has_open_order"
  * visible to `get`/`list` only from then on. Ids are never reused, deleted pets included.
  */
 export interface PetStore {
-  /** The new pet, at revision 1. */
-  create(input: Required<NewPet>): Promise<Pet>;
+  /**
+   * The new pet, at revision 1. With `options.idempotency`, its record is written in the same
+   * durable step; IdempotencyKeyTakenError (nothing created) when that id already has a live one.
+   */
+  create(input: Required<NewPet>, options?: CreateOptions<Pet>): Promise<Pet>;
   get(id: number): Promise<StoredPet | undefined>;
   list(query: ListPetsQuery): Promise<PetPage>;
   update(id: number, patch: PetPatch, options?: ChangeOptions): Promise<UpdateOutcome>;

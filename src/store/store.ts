@@ -1,3 +1,4 @@
+import type { IdempotencyStore } from "./idempotency-store.js";
 import type { KeyStore } from "./key-store.js";
 import type { OrderStore } from "./order-store.js";
 import type { PetStore } from "./pet-store.js";
@@ -10,6 +11,8 @@ export interface Store {
   pets: PetStore;
   keys: KeyStore;
   orders: OrderStore;
+  /** The stored answers of idempotent creates, written by `pets.create` and `keys.create`. */
+  idempotency: IdempotencyStore;
   /** Waits for pending writes, saves in-memory touches, releases the lock. Idempotent. */
   close(): Promise<void>;
 }

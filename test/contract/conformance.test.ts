@@ -33,6 +33,12 @@ describe("checkResponse accepts what the document declares", () => {
   it.each([
     ["GET", `${BASE}/pets?limit=1`, reply(200, [PET], { link: `<${BASE}/pets?cursor=cDE>; rel="next"`, etag: '"page-1"' })],
     ["POST", `${BASE}/pets`, reply(201, PET, { location: "/v1/pets/1", etag: '"pet-1-1"' })],
+    ["POST", `${BASE}/pets`, reply(201, PET, { location: "/v1/pets/1", etag: '"pet-1-1"', "idempotent-replayed": "true" })],
+    ["POST", `${BASE}/pets`, reply(409, error(409, "idempotency_key_in_progress"))],
+    ["POST", `${BASE}/pets`, reply(422, error(422, "idempotency_key_reused"))],
+    ["POST", `${BASE}/pets`, reply(400, error(400, "invalid_parameter"))],
+    ["POST", `${BASE}/keys`, reply(201, { id: "key_1", key: `ps_${"a".repeat(40)}`, prefix: "ps_aaaaaa", plan: "free", name: null, limits: { perMinute: 60, perDay: 1000 }, createdAt: "2026-01-01T00:00:00.000Z" }, { location: "/v1/keys/key_1", "idempotent-replayed": "true" })],
+    ["POST", `${BASE}/keys`, reply(422, error(422, "idempotency_key_reused"))],
     ["GET", "/pets/{petId}", reply(200, PET, { ...DEPRECATION, etag: '"pet-1-1"' })],
     ["GET", "/pets/{petId}", reply(304, undefined, { ...DEPRECATION, etag: '"pet-1-1"' })],
     ["PATCH", `${BASE}/pets/1`, reply(412, error(412, "precondition_failed"))],
@@ -66,6 +72,10 @@ describe("checkResponse refuses", () => {
     ["a Store answer without its beta mark", "GET", `${BASE}/store/inventory`, reply(200, { available: 1, pending: 0, sold: 2 }), /x-api-stability is missing/],
     ["an order's 409 with a pet's code", "PATCH", `${BASE}/store/orders/1`, reply(409, error(409, "pet_not_available"), BETA), /code/],
     ["a 200 on an unlisted path", "GET", "/store/carts", reply(200, []), /an unlisted path declares/],
+    ["Idempotent-Replayed with another value", "POST", "/pets", reply(201, PET, { location: "/v1/pets/1", etag: '"pet-1-1"', "idempotent-replayed": "yes" }), /header idempotent-replayed/],
+    ["a 409 with another code", "POST", "/pets", reply(409, error(409, "precondition_failed")), /code/],
+    ["a 422 where the operation has none", "GET", "/pets", reply(422, error(422, "idempotency_key_reused")), /not 422/],
+    ["Idempotent-Replayed where no create is", "GET", "/pets", reply(200, [], { etag: '"page-1"', "idempotent-replayed": "true" }), /header idempotent-replayed is not declared/],
     ["rate-limit headers on /healthz", "GET", "http://127.0.0.1:3000/healthz", reply(200, { status: "ok" }), /only transport headers/],
   ])("%s", async (_label, method, url, response, message) => {
     await expect(checkResponse(method, url, response)).rejects.toThrow(message);

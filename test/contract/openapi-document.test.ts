@@ -80,7 +80,7 @@ describe("the OpenAPI document", () => {
 
   it.each([
     ["listPets", "get /pets", [200, 304, 400, 401, 429, 500, 503]],
-    ["createPet", "post /pets", [201, 400, 401, 413, 415, 429, 500, 503]],
+    ["createPet", "post /pets", [201, 400, 401, 409, 413, 415, 422, 429, 500, 503]],
     ["getPet", "get /pets/{petId}", [200, 304, 400, 401, 404, 429, 500, 503]],
     ["updatePet", "patch /pets/{petId}", [200, 400, 401, 404, 409, 412, 413, 415, 429, 500, 503]],
     ["deletePet", "delete /pets/{petId}", [204, 400, 401, 404, 409, 412, 429, 500, 503]],
@@ -89,7 +89,7 @@ describe("the OpenAPI document", () => {
     ["getOrder", "get /store/orders/{orderId}", [200, 304, 400, 401, 404, 429, 500, 503]],
     ["updateOrder", "patch /store/orders/{orderId}", [200, 400, 401, 404, 409, 412, 413, 415, 429, 500, 503]],
     ["getInventory", "get /store/inventory", [200, 401, 429, 500, 503]],
-    ["createKey", "post /keys", [201, 400, 401, 403, 413, 415, 429, 500, 503]],
+    ["createKey", "post /keys", [201, 400, 401, 403, 409, 413, 415, 422, 429, 500, 503]],
     ["listKeys", "get /keys", [200, 401, 403, 429, 500, 503]],
     ["revokeKey", "delete /keys/{id}", [204, 401, 403, 404, 429, 500, 503]],
     ["getCurrentKey", "get /keys/current", [200, 401, 429, 500, 503]],
@@ -147,7 +147,21 @@ describe("the OpenAPI document", () => {
         for (const code of narrowed.properties.code.enum) expect(ERROR_CODE_DOCS[code as keyof typeof ERROR_CODE_DOCS].status).toBe(Number(status));
       }
     }
-    expect(operation("createPet").responses[400].$ref).toBe("#/components/responses/InvalidBody");
+    expect(operation("createPet").responses[400].$ref).toBe("#/components/responses/InvalidParameterOrBody");
+    expect(operation("updatePet").responses[400].$ref).toBe("#/components/responses/InvalidParameterOrBody");
     expect(operation("listPets").responses[400].$ref).toBe("#/components/responses/InvalidParameter");
+  });
+
+  it.each(["createPet", "createKey"])("%s takes an optional Idempotency-Key and may answer Idempotent-Replayed, 409 and 422", (id) => {
+    const op = operation(id);
+    const parameter = op.parameters.find((candidate: { name: string }) => candidate.name === "Idempotency-Key");
+    expect(parameter).toMatchObject({ in: "header", required: false, schema: { type: "string", minLength: 1, maxLength: 255 } });
+    expect(op.responses[201].headers["Idempotent-Replayed"].$ref).toBe("#/components/headers/Idempotent-Replayed");
+    expect(doc.components.headers["Idempotent-Replayed"]).toMatchObject({ required: false, schema: { const: "true" } });
+    expect(op.responses[409].$ref).toBe("#/components/responses/IdempotencyKeyInProgress");
+    expect(op.responses[422].$ref).toBe("#/components/responses/IdempotencyKeyReused");
+    const codes = (name: string) => deref({ $ref: `#/components/responses/${name}` }).content["application/json"].schema.allOf[1].properties.code.enum;
+    expect(codes("IdempotencyKeyInProgress")).toEqual(["idempotency_key_in_progress"]);
+    expect(codes("IdempotencyKeyReused")).toEqual(["idempotency_key_reused"]);
   });
 });

@@ -41,6 +41,7 @@ async function appWith(pets: (real: PetStore) => PetStore) {
     pets: pets(store.pets),
     keys: store.keys,
     orders: store.orders,
+    idempotency: store.idempotency,
     limiter: new MemoryRateLimiter({ now }),
     limitsOf: () => ({ perMinute: 1000, perDay: 1000 }),
     anonymousLimits: { perMinute: 60, perDay: 1000 },

@@ -263,6 +263,26 @@ describe("conditional requests", () => {
     expect(changed.headers.get("etag")).not.toBe(etag);
     expect(await json(changed)).toEqual([{ ...pet, status: "pending" }]);
   });
+
+  it("keeps a page's ETag through a rename and back only if nothing else changed: the revision counts, and so does a next page appearing", async () => {
+    const pet = await json(await createPet({ name: "Same", categoryId: 4343 }));
+    const etag = (await server.api("/pets?categoryId=4343&limit=1")).headers.get("etag") ?? "";
+    await patch(pet.id, { name: "Other" });
+    await patch(pet.id, { name: "Same" });
+    const renamedBack = await server.api("/pets?categoryId=4343&limit=1", { headers: { "if-none-match": etag } });
+    expect(renamedBack.status).toBe(200);
+    const current = renamedBack.headers.get("etag") ?? "";
+    expect(current).not.toBe(etag);
+    expect(renamedBack.headers.get("link")).toBeNull();
+    // A second pet: the first page's body is the same, but it now has a next page.
+    await createPet({ name: "Next", categoryId: 4343 });
+    const withNext = await server.api("/pets?categoryId=4343&limit=1", { headers: { "if-none-match": current } });
+    expect(withNext.status).toBe(200);
+    expect(withNext.headers.get("link")).toMatch(/rel="next"$/);
+    const notModified = await server.api("/pets?categoryId=4343&limit=1", { headers: { "if-none-match": withNext.headers.get("etag") ?? "" } });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.get("link")).toBeNull();
+  });
 });
 
 describe("routing errors", () => {

@@ -85,10 +85,12 @@ describe.each(ENGINES)("PetStore changes ($name)", ({ open }) => {
     expect(ids(first)).toEqual([1, 4, 7, 10]);
     expect(ids(await store.pets.list({ categoryId: 1, afterId: 10, limit: 10 }))).toEqual([13, 16, 19, 22, 25, 28]);
     const sold = await store.pets.list({ categoryId: 1, status: "sold", afterId: 5, limit: 3 });
-    expect(sold).toEqual({ pets: expect.any(Array), hasMore: true });
+    expect(sold).toEqual({ pets: expect.any(Array), revisions: [1, 1, 1], hasMore: true });
     expect(ids(sold)).toEqual([10, 16, 22]);
+    await store.pets.update(16, { name: "renamed" });
+    expect((await store.pets.list({ categoryId: 1, status: "sold", afterId: 5, limit: 3 })).revisions).toEqual([1, 2, 1]);
     expect(await store.pets.list({ categoryId: 1, status: "sold", afterId: 22, limit: 1 })).toMatchObject({ hasMore: false });
-    expect(await store.pets.list({ categoryId: 99, limit: 5 })).toEqual({ pets: [], hasMore: false });
+    expect(await store.pets.list({ categoryId: 99, limit: 5 })).toEqual({ pets: [], revisions: [], hasMore: false });
     await store.close();
   });
 

@@ -61,8 +61,8 @@ describe.each(ENGINES)("PetStore ($name)", ({ open }) => {
       await store.pets.create(newPet(0, status));
     }
     expect((await store.pets.list({ status: "sold", afterId: 1, limit: 5 })).pets.map((pet) => pet.id)).toEqual([2, 4]);
-    expect(await store.pets.list({ status: "sold", afterId: 4, limit: 5 })).toEqual({ pets: [], hasMore: false });
-    expect(await store.pets.list({ afterId: 99, limit: 5 })).toEqual({ pets: [], hasMore: false });
+    expect(await store.pets.list({ status: "sold", afterId: 4, limit: 5 })).toEqual({ pets: [], revisions: [], hasMore: false });
+    expect(await store.pets.list({ afterId: 99, limit: 5 })).toEqual({ pets: [], revisions: [], hasMore: false });
     expect(await store.pets.get(99)).toBeUndefined();
     await store.close();
   });

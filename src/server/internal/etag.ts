@@ -5,7 +5,7 @@ import type { StoredPet } from "../../store/pet-store.js";
 /**
  * Strong entity tags (RFC 9110 8.8.3). A pet's is `"pet-<id>-<revision>"`: ids are never reused
  * and the revision grows with every update, so the tag changes whenever the pet does and never
- * comes back. A page's is a digest of exactly what it answers (body and Link).
+ * comes back. An order's is built the same way.
  */
 export function petEtag({ pet, revision }: StoredPet): string {
   return `"pet-${pet.id}-${revision}"`;
@@ -16,10 +16,18 @@ export function orderEtag({ order, revision }: StoredOrder): string {
   return `"order-${order.id}-${revision}"`;
 }
 
-/** The tag of a page: the same bytes, the same tag. */
-export function pageEtag(body: string, link: string | null): string {
+/**
+ * The tag of a page, from what determines its bytes: each pet's id and revision (ids are never
+ * reused and a revision grows with every change, so they name the content exactly) and the id the
+ * next page starts after, if one follows; the rest of the Link comes from the request URL, which
+ * the tag goes with.
+ * Digesting these rather than the serialised page keeps a 304 from serialising the page at all.
+ */
+export function pageEtag(page: { pets: readonly { id: number }[]; revisions: readonly number[] }, nextAfter: number | null): string {
+  let text = nextAfter === null ? "" : `next ${nextAfter}`;
+  for (let i = 0; i < page.pets.length; i++) text += `,${page.pets[i]!.id}.${page.revisions[i]}`;
   // One-shot hash: this runs on every listing, and a Hash object costs about three times as much.
-  const digest = hash("sha256", link === null ? body : `${body}\n${link}`, "base64url");
+  const digest = hash("sha256", text, "base64url");
   return `"page-${digest.slice(0, 32)}"`;
 }
 

@@ -8,6 +8,8 @@ import type { KeyLimits } from "../../contract/schemas.js";
 import type { Decision, RateLimiter } from "../../limits/rate-limiter.js";
 import { rateLimitHeaders, type HeaderList } from "../../limits/headers.js";
 import type { KeyRecord, KeyStore } from "../../store/key-store.js";
+import { bearerToken } from "../internal/bearer.js";
+import { NotModified } from "../internal/not-modified.js";
 import { hashApiKey } from "../keys/secrets.js";
 import { anonymousBucket, clientAddress, type TrustProxy } from "../internal/client-ip.js";
 import { REQUEST_ID_HEADER, requestIdOf } from "../internal/request-id.js";
@@ -77,6 +79,8 @@ export function createGuard(deps: GuardDeps): Middleware {
       throw error;
     }
     if (isJsonValue(result)) return jsonResponse(event, result, headers);
+    if (result instanceof NotModified) return notModified(event, result, headers);
+    if (result === null && event.res.status === 204) return withoutBody(event, headers);
     setHeaders(event, headers);
     return withReasonPhrase(event, result);
   };
@@ -98,9 +102,9 @@ async function identify(event: H3Event, deps: GuardDeps): Promise<Credential> {
   if (header === null) {
     return { problem: "missing API key: send the header Authorization: Bearer <API key>" };
   }
-  const match = /^Bearer +(\S+) *$/i.exec(header);
-  if (!match?.[1]) return { problem: "the Authorization header must have the form Bearer <API key>" };
-  const hash = hashApiKey(match[1]);
+  const token = bearerToken(header);
+  if (token === undefined) return { problem: "the Authorization header must have the form Bearer <API key>" };
+  const hash = hashApiKey(token);
   const key = deps.environmentAdmin?.hash === hash ? deps.environmentAdmin : await deps.keys.findByHash(hash);
   if (!key) return { problem: "the API key is not valid" };
   if (key.revokedAt !== null) return { problem: "the API key has been revoked" };
@@ -136,17 +140,35 @@ function refuse(event: H3Event, refusal: Refusal, headers: HeaderList): Response
 
 /** h3's own answer for a JSON-serialisable result, with the handler's status and headers. */
 function jsonResponse(event: H3Event, result: object, headers: HeaderList): Response {
-  const res = event.res;
-  const set = res.headers;
+  moveHeaders(event, headers);
+  headers.push(["content-type", "application/json;charset=UTF-8"]);
+  return fastResponse(event, event.res.status ?? 200, JSON.stringify(result), headers);
+}
+
+/** The handler's headers onto `headers`: moved, not copied, or h3 would merge them in a second time. */
+function moveHeaders(event: H3Event, headers: HeaderList): void {
+  const set = event.res.headers;
   const moved: string[] = [];
   for (const [name, value] of set) {
     headers.push([name, value]);
     moved.push(name);
   }
-  // Moved, not copied: h3 would otherwise merge them into the response a second time.
   for (const name of moved) set.delete(name);
-  headers.push(["content-type", "application/json;charset=UTF-8"]);
-  return fastResponse(event, res.status ?? 200, JSON.stringify(result), headers);
+}
+
+/**
+ * A 204 with the handler's headers, built here like a JSON answer: through h3 a null result is
+ * merged into undici Headers, a cost measured as the larger part of a 304's before NotModified.
+ */
+function withoutBody(event: H3Event, headers: HeaderList): Response {
+  moveHeaders(event, headers);
+  return new FastResponse(null, { status: 204, statusText: STATUS_CODES[204], headers });
+}
+
+/** A 304: its ETag and the guard's headers, without reading h3's response headers at all. */
+function notModified(event: H3Event, result: NotModified, headers: HeaderList): Response {
+  headers.push(["etag", result.etag]);
+  return new FastResponse(null, { status: 304, statusText: STATUS_CODES[304], headers });
 }
 
 function fastResponse(event: H3Event, status: number, body: string, headers: HeaderList): Response {

@@ -7,30 +7,41 @@ import pkg from "../../../package.json" with { type: "json" };
 import type { RateLimiter, WindowState } from "../../limits/rate-limiter.js";
 import type { KeyRecord, KeyStore } from "../../store/key-store.js";
 import { invalidBody, notFound } from "../errors.js";
+import type { IdempotentCreates } from "../idempotency/idempotent-creates.js";
 import { readJsonBody } from "../internal/json-body.js";
 import { issueKey } from "../keys/issue-key.js";
 import { safeEcho } from "../internal/query.js";
 
 export interface KeyRoutesDeps {
   keys: KeyStore;
+  creates: IdempotentCreates;
   limitsOf: (key: KeyRecord) => KeyLimits;
   now: () => number;
 }
 
 // Admin only: the guard refuses other keys with 403, as the route table says.
 
-/** POST /v1/keys: the secret appears in this response and nowhere else. */
+/**
+ * POST /v1/keys: the secret appears in this response and nowhere else, in clear. With an
+ * Idempotency-Key the answer is stored sealed under the caller's own secret (see idempotency/seal.ts).
+ */
 export async function createKey(event: H3Event, deps: KeyRoutesDeps): Promise<CreatedKey> {
-  const parsed = NewKeySchema.safeParse(await readJsonBody(event));
+  const body = await readJsonBody(event);
+  const parsed = NewKeySchema.safeParse(body);
   if (!parsed.success) throw invalidBody(describeIssue(parsed.error));
   const { plan, name, perMinute, perDay } = parsed.data;
   const limits = perMinute !== undefined && perDay !== undefined ? { perMinute, perDay } : null;
   const { secret, record } = issueKey({ plan, name: name ?? null, admin: false, limits }, deps.now);
-  await deps.keys.create(record);
-  event.res.status = 201;
-  event.res.headers.set("location", `${API_PREFIX}/keys/${record.id}`);
-  const { id, prefix, createdAt } = record;
-  return { id, key: secret, prefix, plan, name: record.name, limits: deps.limitsOf(record), createdAt };
+  return deps.creates.run<KeyRecord, CreatedKey>(
+    event,
+    body,
+    (options) => deps.keys.create(record, options),
+    (created) => ({
+      status: 201,
+      headers: { location: `${API_PREFIX}/keys/${created.id}` },
+      body: { id: created.id, key: secret, prefix: created.prefix, plan, name: created.name, limits: deps.limitsOf(created), createdAt: created.createdAt },
+    }),
+  );
 }
 
 /** GET /v1/keys: every key, without secrets or hashes. */

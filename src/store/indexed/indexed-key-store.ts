@@ -1,5 +1,7 @@
 import type { KeyRecord, KeyStore } from "../key-store.js";
+import type { CreateOptions } from "../idempotency-store.js";
 import type { GroupCommit } from "./group-commit.js";
+import { stageCreate } from "./stage-create.js";
 import { newKeyRecord } from "./records.js";
 import type { StoreState } from "./store-state.js";
 
@@ -18,11 +20,11 @@ export class IndexedKeyStore implements KeyStore {
     this.#commit = commit;
   }
 
-  async create(input: KeyRecord): Promise<KeyRecord> {
+  async create(input: KeyRecord, options: CreateOptions<KeyRecord> = {}): Promise<KeyRecord> {
     const record = newKeyRecord(input);
     this.#reserve(record);
     try {
-      await this.#commit.stage((batch) => batch.keys.push(record));
+      await stageCreate(this.#state, this.#commit, options, () => record, (batch, created) => batch.keys.push(created));
     } finally {
       this.#stagedIds.delete(record.id);
       this.#stagedHashes.delete(record.hash);

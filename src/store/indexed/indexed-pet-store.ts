@@ -10,7 +10,9 @@ import {
   type StoredPet,
   type UpdateOutcome,
 } from "../pet-store.js";
+import type { CreateOptions } from "../idempotency-store.js";
 import type { GroupCommit } from "./group-commit.js";
+import { stageCreate } from "./stage-create.js";
 import { newPet, patchedPet } from "./records.js";
 import type { StoreState } from "./store-state.js";
 
@@ -32,10 +34,8 @@ export class IndexedPetStore implements PetStore {
     this.#openOrderOf = openOrderOf;
   }
 
-  async create(input: Required<NewPet>): Promise<Pet> {
-    const pet = newPet(this.#state.takePetId(), input);
-    await this.#commit.stage((batch) => batch.pets.push(pet));
-    return pet;
+  async create(input: Required<NewPet>, options: CreateOptions<Pet> = {}): Promise<Pet> {
+    return stageCreate(this.#state, this.#commit, options, () => newPet(this.#state.takePetId(), input), (batch, pet) => batch.pets.push(pet));
   }
 
   async get(id: number): Promise<StoredPet | undefined> {

@@ -1,5 +1,6 @@
 import type { Store } from "../store.js";
 import { GroupCommit, type Persist } from "./group-commit.js";
+import { IndexedIdempotencyStore } from "./indexed-idempotency-store.js";
 import { IndexedKeyStore } from "./indexed-key-store.js";
 import { IndexedOrderStore } from "./indexed-order-store.js";
 import { IndexedPetStore } from "./indexed-pet-store.js";
@@ -27,6 +28,7 @@ export function createIndexedStore({ name, state, persist, finish, release }: In
     pets,
     orders,
     keys: new IndexedKeyStore(state, commit),
+    idempotency: new IndexedIdempotencyStore(state),
     close: () => (closing ??= closeStore(commit, finish, release)),
   };
 }

@@ -41,7 +41,8 @@ export class PetIndex {
     const pets = this.#lists.get(listKey(status, categoryId)) ?? [];
     const start = firstAfter(pets, afterId);
     const end = start + Math.max(0, limit);
-    return { pets: pets.slice(start, end), hasMore: end < pets.length };
+    const page = pets.slice(start, end);
+    return { pets: page, revisions: page.map((pet) => this.#byId.get(pet.id)?.revision ?? 1), hasMore: end < pets.length };
   }
 
   /** The length of each status's list: no scan. */

@@ -28,6 +28,14 @@ export const KeyRecordSchema = z.object({
   lastUsedAt: z.iso.datetime().nullable(),
 });
 
+/** An idempotency record in the db file and the journal; its answer is sealed by the server. */
+export const IdempotencyRecordSchema = z.object({
+  id: z.string().min(1),
+  fingerprint: z.string().min(1),
+  createdAt: z.iso.datetime(),
+  answer: z.string().min(1),
+});
+
 // Whatever the store accepts it must be able to load again: a record the file schema would
 // refuse would turn the next start into a StoreCorruptError.
 function check<T>(schema: z.ZodType<T>, what: string, value: unknown): T {

@@ -1,5 +1,7 @@
 import type { Pet } from "../../contract/values.js";
+import { isLive, type IdempotencyRecord } from "../idempotency-store.js";
 import type { KeyRecord } from "../key-store.js";
+import { IdempotencyIndex } from "./idempotency-index.js";
 import type { StoredPet } from "../pet-store.js";
 import type { StoredOrder } from "../order-store.js";
 import { KeyIndex } from "./key-index.js";
@@ -18,6 +20,8 @@ export interface StoreData {
   /** Sorted by id; never deleted. nextOrderId runs ahead of them, as nextPetId does. */
   nextOrderId: number;
   orders: OrderRecord[];
+  /** Stored answers of idempotent creates; expired ones are left out of each rewrite. Absent when none. */
+  idempotency?: IdempotencyRecord[];
 }
 
 /** The changes that one group commit makes durable together. */
@@ -33,10 +37,12 @@ export interface Batch {
   revocations: Map<string, string>;
   /** Placed or moved orders by id, whole; staged with the change of their pet, in the same batch. */
   orders: Map<number, StoredOrder>;
+  /** The records of the idempotent creates in this batch: durable with them or not at all. */
+  idempotency: IdempotencyRecord[];
 }
 
 export function emptyBatch(): Batch {
-  return { pets: [], updated: new Map(), deleted: new Set(), keys: [], revocations: new Map(), orders: new Map() };
+  return { pets: [], updated: new Map(), deleted: new Set(), keys: [], revocations: new Map(), orders: new Map(), idempotency: [] };
 }
 
 export function emptyStoreData(): StoreData {
@@ -48,13 +54,20 @@ export class StoreState {
   readonly pets = new PetIndex();
   readonly keys = new KeyIndex();
   readonly orders = new OrderIndex();
+  readonly idempotency = new IdempotencyIndex();
+  readonly #now: () => number;
   #nextPetId: number;
   #nextOrderId: number;
 
-  /** `data` must be valid: pets sorted by unique id, keys with unique ids and hashes. */
-  constructor(data: StoreData = emptyStoreData()) {
+  /**
+   * `data` must be valid: pets sorted by unique id, keys with unique ids and hashes. `now` (ms)
+   * decides which idempotency records have expired.
+   */
+  constructor(data: StoreData = emptyStoreData(), now: () => number = Date.now) {
+    this.#now = now;
     this.pets.put(data.pets.map(toStoredPet));
     this.keys.add(data.keys);
+    this.idempotency.add((data.idempotency ?? []).filter((record) => isLive(record, now())));
     this.#nextPetId = Math.max(data.nextPetId, this.pets.lastId + 1);
     this.orders.put(data.orders.map(toStoredOrder));
     this.#nextOrderId = Math.max(data.nextOrderId, this.orders.lastId + 1);
@@ -80,6 +93,7 @@ export class StoreState {
 
   /** The data as it will be once `batch` is applied; the state itself is not changed. */
   snapshot(batch: Batch): StoreData {
+    const idempotency = this.idempotency.live(this.#now(), batch.idempotency);
     return {
       version: 1,
       nextPetId: this.#nextPetId,
@@ -87,6 +101,8 @@ export class StoreState {
       keys: this.keys.concat(batch.revocations, batch.keys),
       nextOrderId: this.#nextOrderId,
       orders: ordersAfter(this.orders.records(), batch),
+      // Left out when empty: a db that never saw an Idempotency-Key stays as older versions wrote it.
+      ...(idempotency.length > 0 ? { idempotency } : {}),
     };
   }
 
@@ -98,6 +114,7 @@ export class StoreState {
     this.keys.add(batch.keys);
     this.keys.revoke(batch.revocations);
     this.orders.put(batch.orders.values());
+    this.idempotency.add(batch.idempotency);
   }
 }
 

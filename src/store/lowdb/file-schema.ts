@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { firstIssue, KeyRecordSchema, PetRecordSchema } from "../indexed/records.js";
+import { firstIssue, IdempotencyRecordSchema, KeyRecordSchema, PetRecordSchema } from "../indexed/records.js";
 import { OrderRecordSchema } from "../indexed/order-records.js";
 import type { StoreData } from "../indexed/store-state.js";
 
@@ -11,6 +11,8 @@ const StoreFileSchema = z.object({
   // Files written before orders existed have neither.
   nextOrderId: z.int().min(1).default(1),
   orders: z.array(OrderRecordSchema).default([]),
+  // Files written before idempotent creates have none.
+  idempotency: z.array(IdempotencyRecordSchema).optional(),
 });
 
 /** Checks the parsed db file and returns its data, pets sorted by id; throws naming the first problem. */

@@ -2,7 +2,7 @@ import * as z from "zod";
 import type { Commit } from "../indexed/group-commit.js";
 import { toPetRecord } from "../indexed/pet-index.js";
 import { OrderRecordSchema, toOrderRecord } from "../indexed/order-records.js";
-import { firstIssue, KeyRecordSchema, PetRecordSchema } from "../indexed/records.js";
+import { firstIssue, IdempotencyRecordSchema, KeyRecordSchema, PetRecordSchema } from "../indexed/records.js";
 
 // [key id, ISO instant]
 const KeyInstantsSchema = z.array(z.tuple([z.string().min(1), z.iso.datetime()]));
@@ -22,6 +22,8 @@ const JournalRecordSchema = z.object({
   nextOrderId: z.int().min(1).optional(),
   /** Placed or moved orders, whole, at their new revision. */
   orders: z.array(OrderRecordSchema).default([]),
+  /** The stored answers of this line's idempotent creates: in the same line as what they created. */
+  idempotency: z.array(IdempotencyRecordSchema).default([]),
 });
 
 /** One journal line: the changes of one group commit. */
@@ -45,6 +47,7 @@ export function encodeRecord({ batch, touches, nextPetId, nextOrderId }: Commit)
   if (batch.revocations.size > 0) record.revoked = [...batch.revocations];
   if (touches.size > 0) record.touched = [...touches];
   if (batch.orders.size > 0) Object.assign(record, { nextOrderId, orders: [...batch.orders.values()].map(toOrderRecord) });
+  if (batch.idempotency.length > 0) record.idempotency = batch.idempotency;
   return Buffer.from(`${JSON.stringify(record)}\n`);
 }
 

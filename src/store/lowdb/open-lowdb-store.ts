@@ -21,6 +21,8 @@ export interface LowdbStoreOptions {
   onWrite?: (event: WriteEvent) => void;
   /** When the journal is folded into the db file; DEFAULT_COMPACTION unless a test needs it sooner. */
   compaction?: CompactionPolicy;
+  /** The clock that decides when idempotency records expire (pruned at each rewrite); Date.now by default. */
+  now?: () => number;
 }
 
 /**
@@ -65,7 +67,7 @@ async function openJournaledDb(file: string, options: LowdbStoreOptions): Promis
   if (!stored) await writeOrThrow(file, () => document.write());
   const journal = await writeOrThrow(journalPath, () => JournalFile.open(journalPath, parsed?.validLength ?? 0));
   warnTorn(journalPath, parsed, options.warn);
-  const state = new StoreState(data);
+  const state = new StoreState(data, options.now);
   const db = new JournaledDb({
     document,
     file: adapter,

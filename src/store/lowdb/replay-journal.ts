@@ -14,6 +14,8 @@ export function replayJournal(data: StoreData, records: readonly JournalRecord[]
   const pets = new PetTable(data.pets);
   const keys = new KeyTable(data.keys);
   const orders = new OrderTable(data.orders);
+  // A later record with the same id (a key reused once expired) replaces the earlier one.
+  const idempotency = new Map((data.idempotency ?? []).map((record) => [record.id, record]));
   let nextPetId = data.nextPetId;
   let nextOrderId = data.nextOrderId;
   records.forEach((record, index) => {
@@ -25,10 +27,12 @@ export function replayJournal(data: StoreData, records: readonly JournalRecord[]
     for (const [id, at] of record.revoked) keys.revoke(id, at, where);
     for (const [id, at] of record.touched) keys.touch(id, at, where);
     for (const order of record.orders) orders.put(order, where);
+    for (const stored of record.idempotency) idempotency.set(stored.id, stored);
     nextPetId = Math.max(nextPetId, record.nextPetId);
     nextOrderId = Math.max(nextOrderId, record.nextOrderId ?? 1);
   });
-  return { version: 1, nextPetId, pets: pets.records(), keys: keys.records(), nextOrderId, orders: orders.records() };
+  const stored = idempotency.size > 0 ? { idempotency: [...idempotency.values()] } : {};
+  return { version: 1, nextPetId, pets: pets.records(), keys: keys.records(), nextOrderId, orders: orders.records(), ...stored };
 }
 
 /** Pets by id as records are replayed; a record older than the held revision is a no-op. */

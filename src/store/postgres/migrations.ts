@@ -55,7 +55,22 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX pets_status_category_id ON pets (status, category_id, id);
     `,
   },
-  // Version 3 is the idempotency keys' (another branch); migrate() applies whichever is missing.
+  {
+    version: 3,
+    description: "idempotent creates: the stored answer of each Idempotency-Key",
+    sql: `
+      -- Written in the transaction of the row it created; answer is ciphertext sealed by the
+      -- server under the caller's own key, so this table never holds a secret in clear.
+      CREATE TABLE idempotency_keys (
+        id text PRIMARY KEY,
+        fingerprint text NOT NULL,
+        created_at timestamptz NOT NULL,
+        answer text NOT NULL
+      );
+      -- The periodic DELETE of expired records: created_at < cutoff.
+      CREATE INDEX idempotency_keys_created_at ON idempotency_keys (created_at);
+    `,
+  },
   ORDERS_MIGRATION,
 ];
 

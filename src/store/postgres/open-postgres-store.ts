@@ -2,6 +2,7 @@ import { Pool } from "pg";
 import { messageOf } from "../../support/error-text.js";
 import { redactUrl } from "../../support/http-url.js";
 import type { Store } from "../store.js";
+import { PostgresIdempotencyStore } from "./idempotency-rows.js";
 import { migrate } from "./migrations.js";
 import { PostgresKeyStore } from "./postgres-key-store.js";
 import { PostgresOrderStore } from "./postgres-order-store.js";
@@ -52,6 +53,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     pets: new PostgresPetStore(pool, database, options.onBatch),
     keys: new PostgresKeyStore(pool, database, touches),
     orders: new PostgresOrderStore(pool, database),
+    idempotency: new PostgresIdempotencyStore(pool, database, options.warn),
     close: () => (closing ??= closePool(pool, touches, options.warn)),
   };
 }

@@ -1,5 +1,7 @@
-import { DatabaseError, type Pool } from "pg";
+import { DatabaseError, type Pool, type PoolClient } from "pg";
+import { IdempotencyKeyTakenError, recordOf, type CreateOptions, type IdempotentWrite } from "../idempotency-store.js";
 import type { KeyRecord, KeyStore } from "../key-store.js";
+import { inTransaction, insertIdempotencyRecords } from "./idempotency-rows.js";
 import { freezeKeyRecord, newKeyRecord } from "../indexed/records.js";
 import { KEY_COLUMNS, keyValues, toKeyRecord, type KeyRow } from "./rows.js";
 import { storageCall } from "./storage-errors.js";
@@ -22,22 +24,45 @@ export class PostgresKeyStore implements KeyStore {
     this.#touches = touches;
   }
 
-  async create(input: KeyRecord): Promise<KeyRecord> {
+  async create(input: KeyRecord, options: CreateOptions<KeyRecord> = {}): Promise<KeyRecord> {
     const record = newKeyRecord(input);
     this.#creating.add(record.id);
     try {
-      const { rows } = await storageCall(this.#database, () =>
-        this.#pool.query<KeyRow>(
-          `INSERT INTO api_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${KEY_COLUMNS}`,
-          keyValues(record),
-        ),
-      ).catch((error: unknown) => {
+      const write = options.idempotency;
+      const created = await (write ? this.#insertIdempotent(record, write) : this.#insert(this.#pool, record)).catch((error: unknown) => {
         throw duplicateKeyError(error, record) ?? error;
       });
-      return toKeyRecord(rows[0] as KeyRow);
+      if (created === undefined) throw new IdempotencyKeyTakenError(options.idempotency?.id ?? "");
+      return created;
     } finally {
       this.#creating.delete(record.id);
     }
+  }
+
+  async #insert(client: Pool | PoolClient, record: KeyRecord): Promise<KeyRecord> {
+    const { rows } = await storageCall(this.#database, () =>
+      client.query<KeyRow>(
+        `INSERT INTO api_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${KEY_COLUMNS}`,
+        keyValues(record),
+      ),
+    );
+    return toKeyRecord(rows[0] as KeyRow);
+  }
+
+  /** The key and its idempotency record in one transaction; undefined (nothing created) when the id is taken. */
+  async #insertIdempotent(record: KeyRecord, write: IdempotentWrite<KeyRecord>): Promise<KeyRecord | undefined> {
+    const taken = Symbol("taken");
+    const created = await inTransaction(this.#pool, this.#database, async (client) => {
+      const key = await this.#insert(client, record);
+      const written = await insertIdempotencyRecords(client, [recordOf(write, key)]);
+      // Throwing rolls the key back; the symbol is no Error, so storageCall passes it through.
+      if (!written.has(write.id)) throw taken;
+      return key;
+    }).catch((error: unknown) => {
+      if (error === taken) return undefined;
+      throw error;
+    });
+    return created;
   }
 
   async findByHash(hash: string): Promise<KeyRecord | undefined> {

@@ -1,4 +1,4 @@
-import type { Pool } from "pg";
+import type { Pool, PoolClient } from "pg";
 import { NewPetSchema } from "../../contract/schemas.js";
 import { PET_STATUSES, type NewPet, type Pet, type PetStatus } from "../../contract/values.js";
 import { firstIssue } from "../indexed/records.js";
@@ -12,6 +12,8 @@ import type {
   StoredPet,
   UpdateOutcome,
 } from "../pet-store.js";
+import { IdempotencyKeyTakenError, recordOf, type CreateOptions, type IdempotentWrite } from "../idempotency-store.js";
+import { inTransaction, insertIdempotencyRecords } from "./idempotency-rows.js";
 import { PET_COLUMNS, toPet, toStoredPet, type PetRow } from "./rows.js";
 import { storageCall } from "./storage-errors.js";
 
@@ -20,6 +22,7 @@ const MAX_BATCH = 500;
 
 interface PendingCreate {
   input: Required<NewPet>;
+  idempotency?: IdempotentWrite<Pet>;
   resolve(pet: Pet): void;
   reject(error: unknown): void;
   /** Settles with the pet's id (undefined on failure) just after `resolve`'s callers have run. */
@@ -51,7 +54,7 @@ export class PostgresPetStore implements PetStore {
     this.#onBatch = onBatch;
   }
 
-  create(input: Required<NewPet>): Promise<Pet> {
+  create(input: Required<NewPet>, options: CreateOptions<Pet> = {}): Promise<Pet> {
     const parsed = NewPetSchema.safeParse(input);
     if (!parsed.success) return Promise.reject(new TypeError(`invalid pet: ${firstIssue(parsed.error)}`));
     let resolve: (pet: Pet) => void = () => undefined;
@@ -64,7 +67,7 @@ export class PostgresPetStore implements PetStore {
       () => undefined,
     );
     this.#creating.add(settled);
-    this.#queue.push({ input, resolve, reject, settled });
+    this.#queue.push({ input, idempotency: options.idempotency, resolve, reject, settled });
     if (!this.#writing) void this.#writeBatches();
     return created;
   }
@@ -84,8 +87,10 @@ export class PostgresPetStore implements PetStore {
     const fetch = query.limit + 1 + pending.length;
     const { text, values } = listQuery(query, fetch);
     const { rows } = await storageCall(this.#database, () => this.#pool.query<PetRow>(text, values));
-    const pets = (await this.#withoutPending(rows, pending)).map(toPet);
-    return { pets: pets.slice(0, query.limit), hasMore: pets.length > query.limit };
+    const page = (await this.#withoutPending(rows, pending)).slice(0, query.limit + 1);
+    const hasMore = page.length > query.limit;
+    if (hasMore) page.pop();
+    return { pets: page.map(toPet), revisions: page.map((row) => row.revision), hasMore };
   }
 
   /**
@@ -157,29 +162,30 @@ export class PostgresPetStore implements PetStore {
     this.#writing = true;
     while (this.#queue.length > 0) {
       const batch = this.#queue.splice(0, MAX_BATCH);
-      let pets: Pet[] | undefined;
+      let results: (Pet | IdempotencyKeyTakenError)[] | undefined;
       let failure: unknown;
       try {
         const started = performance.now();
-        pets = await this.#insert(batch.map((create) => create.input));
+        const idempotent = batch.some((create) => create.idempotency);
+        results = idempotent ? await this.#insertIdempotent(batch) : await this.#insert(batch.map((create) => create.input));
         this.#onBatch?.(batch.length, performance.now() - started);
       } catch (error) {
         failure = error;
       }
       batch.forEach((create, i) => {
         this.#creating.delete(create.settled);
-        const pet = pets?.[i];
-        if (pet) create.resolve(pet);
-        else create.reject(failure);
+        const result = results?.[i];
+        if (result && !(result instanceof Error)) create.resolve(result);
+        else create.reject(result ?? failure);
       });
     }
     this.#writing = false;
   }
 
   /** One statement for the batch; ids are drawn row by row in `ord` order, so sorted ids match it. */
-  async #insert(inputs: Required<NewPet>[]): Promise<Pet[]> {
+  async #insert(inputs: Required<NewPet>[], client: Pool | PoolClient = this.#pool): Promise<Pet[]> {
     const { rows } = await storageCall(this.#database, () =>
-      this.#pool.query<PetRow>(
+      client.query<PetRow>(
         `INSERT INTO pets (name, category_id, status)
          SELECT name, category_id, status
            FROM unnest($1::text[], $2::bigint[], $3::text[]) WITH ORDINALITY AS new (name, category_id, status, ord)
@@ -189,6 +195,28 @@ export class PostgresPetStore implements PetStore {
       ),
     );
     return rows.map(toPet).sort((a, b) => a.id - b.id);
+  }
+
+  /**
+   * The batch and its idempotency records in one transaction. A create whose id another instance
+   * has just taken gets its pet deleted again before the commit (its id is simply skipped) and
+   * IdempotencyKeyTakenError instead of a pet.
+   */
+  async #insertIdempotent(batch: PendingCreate[]): Promise<(Pet | IdempotencyKeyTakenError)[]> {
+    return inTransaction(this.#pool, this.#database, async (client) => {
+      const pets = await this.#insert(
+        batch.map((create) => create.input),
+        client,
+      );
+      const records = batch.flatMap((create, i) => (create.idempotency ? [recordOf(create.idempotency, pets[i]!)] : []));
+      const written = await insertIdempotencyRecords(client, records);
+      const results = batch.map((create, i) =>
+        create.idempotency && !written.has(create.idempotency.id) ? new IdempotencyKeyTakenError(create.idempotency.id) : pets[i]!,
+      );
+      const dropped = pets.filter((_, i) => results[i] instanceof Error).map((pet) => pet.id);
+      if (dropped.length > 0) await client.query("DELETE FROM pets WHERE id = ANY($1::bigint[])", [dropped]);
+      return results;
+    });
   }
 
   #pendingCreates(): Promise<number | undefined>[] {
