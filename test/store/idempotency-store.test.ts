@@ -56,7 +56,8 @@ describe.each(ENGINES)("idempotent creates ($name)", ({ open }) => {
     await store.close();
   });
 
-  it.runIf(ENGINES[0]!.name === "postgres")("deletes expired rows (PostgreSQL)", async () => {
+  // Registered only where it applies (the file engines drop expired records at rewrite, tested above).
+  if (ENGINES[0]!.name === "postgres") it("deletes expired rows (PostgreSQL)", async () => {
     const store = await open();
     await store.pets.create(newPet(1), { idempotency: write<Pet>("old") });
     await store.pets.create(newPet(2), { idempotency: write<Pet>("new", T0 + DAY_MS) });
