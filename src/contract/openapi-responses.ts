@@ -138,6 +138,12 @@ const ERROR_RESPONSES = {
     codes: ["idempotency_key_in_progress"],
     description: "The first request with this Idempotency-Key is still being answered; nothing was created. Retry: once it has finished, the retry gets its answer.",
   },
+  PetNotAvailableOrKeyInProgress: {
+    status: 409,
+    codes: ["pet_not_available", "idempotency_key_in_progress"],
+    description:
+      "The pet is not available (pending or sold), or the first request with this Idempotency-Key is still being answered; nothing was created.",
+  },
   IdempotencyKeyReused: {
     status: 422,
     codes: ["idempotency_key_reused"],

@@ -39,6 +39,8 @@ export type ErrorResponseName =
   | "InvalidTransition"
   | "PetHasOpenOrder"
   | "IdempotencyKeyInProgress"
+  /** placeOrder's 409: the pet is not available, or its Idempotency-Key is in flight. */
+  | "PetNotAvailableOrKeyInProgress"
   | "IdempotencyKeyReused"
   | "PayloadTooLarge"
   | "UnsupportedMediaType"

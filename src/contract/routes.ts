@@ -164,15 +164,17 @@ const STORE_ROUTES = [
     path: "/store/orders",
     access: "key",
     stability: "beta",
-    request: { body: "NewOrder" },
+    request: { body: "NewOrder", parameters: [IDEMPOTENCY_KEY] },
     doc: {
       tag: "store",
       summary: "Order a pet (beta)",
       description:
         `${BETA_TEXT} The pet must exist (404) and be available (409 pet_not_available). In one durable step ` +
-        "the order is created (placed) and the pet becomes pending; of concurrent orders for one pet exactly one succeeds.",
-      success: { status: 201, description: "The order.", schema: schemaRef("Order"), headers: ["Location", "ETag"] },
-      errors: ["NotFound", "PetNotAvailable"],
+        "the order is created (placed) and the pet becomes pending; of concurrent orders for one pet exactly one succeeds. " +
+        "With an Idempotency-Key, a retry gets the first answer again instead of a second order.",
+      success: { status: 201, description: "The order.", schema: schemaRef("Order"), headers: ["Location", "ETag", "Idempotent-Replayed"] },
+      // One response per status: the 409 is either the pet's or the Idempotency-Key's.
+      errors: ["NotFound", "InvalidParameter", "PetNotAvailableOrKeyInProgress", "IdempotencyKeyReused"],
     },
   },
   {

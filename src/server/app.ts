@@ -95,7 +95,7 @@ function handlers(deps: AppDeps): Handlers<OperationId> {
     updatePet: (event) => updatePet(event, pets),
     deletePet: (event) => deletePet(event, pets, orders),
     listOrders: (event) => listOrders(event, orders),
-    placeOrder: (event) => placeOrder(event, orders, now),
+    placeOrder: (event) => placeOrder(event, orders, creates, now),
     getOrder: (event) => getOrder(event, orders),
     updateOrder: (event) => updateOrder(event, orders, now),
     getInventory: () => getInventory(orders),

@@ -1,4 +1,5 @@
 import type { Inventory, Order, OrderStatus, PetStatus } from "../contract/values.js";
+import type { CreateOptions } from "./idempotency-store.js";
 import type { ChangeOptions } from "./pet-store.js";
 
 /** An order with its revision: 1 when placed, one more with every transition. What its ETag is made of. */
@@ -27,11 +28,8 @@ export interface NewOrderInput {
   at: Date;
 }
 
-/**
- * Options of a place. Empty today: the generic Idempotency-Key mechanism of createPet arrives
- * here after the merge, so the signature already takes it.
- */
-export type PlaceOptions = Record<never, never>;
+/** Options of a place: with `idempotency`, its record is written in the same durable step as the order. */
+export type PlaceOptions = CreateOptions<StoredOrder>;
 
 export type PlaceOutcome =
   | { outcome: "placed"; stored: StoredOrder }
@@ -51,6 +49,10 @@ export type TransitionOutcome =
  * crash ever leaves one without the other. Ids are never reused.
  */
 export interface OrderStore {
+  /**
+   * With `options.idempotency`, the record of the answer is written in the same durable step;
+   * IdempotencyKeyTakenError (nothing placed) when that id already has a live one.
+   */
   place(input: NewOrderInput, options?: PlaceOptions): Promise<PlaceOutcome>;
   get(id: number): Promise<StoredOrder | undefined>;
   list(query: ListOrdersQuery): Promise<OrderPage>;

@@ -85,7 +85,7 @@ describe("the OpenAPI document", () => {
     ["updatePet", "patch /pets/{petId}", [200, 400, 401, 404, 409, 412, 413, 415, 429, 500, 503]],
     ["deletePet", "delete /pets/{petId}", [204, 400, 401, 404, 409, 412, 429, 500, 503]],
     ["listOrders", "get /store/orders", [200, 400, 401, 429, 500, 503]],
-    ["placeOrder", "post /store/orders", [201, 400, 401, 404, 409, 413, 415, 429, 500, 503]],
+    ["placeOrder", "post /store/orders", [201, 400, 401, 404, 409, 413, 415, 422, 429, 500, 503]],
     ["getOrder", "get /store/orders/{orderId}", [200, 304, 400, 401, 404, 429, 500, 503]],
     ["updateOrder", "patch /store/orders/{orderId}", [200, 400, 401, 404, 409, 412, 413, 415, 429, 500, 503]],
     ["getInventory", "get /store/inventory", [200, 401, 429, 500, 503]],

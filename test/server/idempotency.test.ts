@@ -167,6 +167,66 @@ describe("POST /v1/keys with Idempotency-Key", () => {
   });
 });
 
+describe("POST /v1/store/orders with Idempotency-Key", () => {
+  const placeOrder = (petId: number, idempotencyKey: string) =>
+    server.api("/store/orders", { json: { petId }, headers: { "idempotency-key": idempotencyKey } });
+  const newPetId = async () => (await json(await postPet({ name: "To order", categoryId: 8 }))).id as number;
+
+  it("answers a retry with the first order (status, body, Location, ETag) and Idempotent-Replayed: true, placing nothing more", async () => {
+    const petId = await newPetId();
+    const key = freshKey();
+    const first = await placeOrder(petId, key);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    const original = await answerOf(first);
+    expect(original.status).toBe(201);
+    expect(original.etag).toMatch(/^"order-\d+-1"$/);
+
+    const retry = await placeOrder(petId, key);
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+    expect(await answerOf(retry)).toEqual(original);
+    const orders = await json(await server.api(`/store/orders?petId=${petId}`));
+    expect(orders).toEqual([original.body]);
+    expect((await json(await server.api(`/pets/${petId}`))).status).toBe("pending");
+  });
+
+  it("a refusal stores nothing: the same key, once the pet is free again, places the order", async () => {
+    const petId = await newPetId();
+    const held = await json(await placeOrder(petId, freshKey()));
+    const key = freshKey();
+    await expectError(await placeOrder(petId, key), 409, "pet_not_available");
+    expect((await server.api(`/store/orders/${held.id}`, { method: "PATCH", json: { status: "cancelled" } })).status).toBe(200);
+    const placed = await placeOrder(petId, key);
+    expect(placed.status).toBe(201);
+    expect(placed.headers.get("idempotent-replayed")).toBeNull();
+  });
+
+  it("refuses the same key with another pet (422) and the key of a pet create on an order (422): nothing placed", async () => {
+    const [petA, petB] = [await newPetId(), await newPetId()];
+    const key = freshKey();
+    expect((await placeOrder(petA, key)).status).toBe(201);
+    await expectError(await placeOrder(petB, key), 422, "idempotency_key_reused");
+    const petKey = freshKey();
+    expect((await postPet({ name: "Keyed", categoryId: 8 }, petKey)).status).toBe(201);
+    await expectError(await placeOrder(petB, petKey), 422, "idempotency_key_reused");
+    expect(await json(await server.api(`/store/orders?petId=${petB}`))).toEqual([]);
+    expect((await json(await server.api(`/pets/${petB}`))).status).toBe("available");
+  });
+
+  it("identical concurrent places: exactly one order; the others 409 idempotency_key_in_progress or the replay", async () => {
+    const petId = await newPetId();
+    const key = freshKey();
+    const responses = await Promise.all(Array.from({ length: 10 }, () => placeOrder(petId, key)));
+    const originals = responses.filter((response) => response.status === 201 && !response.headers.has("idempotent-replayed"));
+    expect(originals).toHaveLength(1);
+    const order = await json(originals[0]!);
+    for (const response of responses.filter((candidate) => candidate !== originals[0])) {
+      if (response.status === 409) await expectError(response, 409, "idempotency_key_in_progress");
+      else expect({ status: response.status, body: await json(response) }).toEqual({ status: 201, body: order });
+    }
+    expect(await json(await server.api(`/store/orders?petId=${petId}`))).toEqual([order]);
+  });
+});
+
 describe("across restarts, and at rest", () => {
   const opened: TestServer[] = [];
   afterEach(async () => {

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { Pet } from "../../src/contract/values.js";
 import { IdempotencyKeyTakenError, type IdempotentWrite } from "../../src/store/idempotency-store.js";
 import type { KeyRecord } from "../../src/store/key-store.js";
+import type { StoredOrder } from "../../src/store/order-store.js";
 import type { PostgresIdempotencyStore } from "../../src/store/postgres/idempotency-rows.js";
 import { ENGINES, journalLines, keyRecord, newPet, openCounted, removeTempDirs, tempDbPath } from "./support.js";
 
@@ -31,6 +32,27 @@ describe.each(ENGINES)("idempotent creates ($name)", ({ open }) => {
     await expect(store.pets.create(newPet(2), { idempotency: write<Pet>("a", T0 + 1000) })).rejects.toBeInstanceOf(IdempotencyKeyTakenError);
     expect((await store.pets.list({ limit: 10 })).pets).toEqual([pet]);
     expect(await store.idempotency.find("a", T0 + DAY_MS)).toBeUndefined();
+    await store.close();
+  });
+
+  it("stores an order's record with the order and its pet's change; a taken id places nothing and leaves the pet available", async () => {
+    const store = await open();
+    const [first, second] = [await store.pets.create(newPet(1)), await store.pets.create(newPet(2))];
+    const orderWrite = (at = T0): IdempotentWrite<StoredOrder> => ({
+      id: "o",
+      fingerprint: "fp-o",
+      createdAt: new Date(at).toISOString(),
+      seal: (stored) => `sealed-order-${stored.order.id}`,
+    });
+    const placed = await store.orders.place({ petId: first.id, at: new Date(T0) }, { idempotency: orderWrite() });
+    expect(placed.outcome).toBe("placed");
+    const orderId = placed.outcome === "placed" ? placed.stored.order.id : 0;
+    expect((await store.idempotency.find("o", T0))?.answer).toBe(`sealed-order-${orderId}`);
+    await expect(store.orders.place({ petId: second.id, at: new Date(T0) }, { idempotency: orderWrite(T0 + 1000) })).rejects.toBeInstanceOf(
+      IdempotencyKeyTakenError,
+    );
+    expect((await store.pets.get(second.id))?.pet.status).toBe("available");
+    expect((await store.orders.list({ petId: second.id, limit: 10 })).orders).toEqual([]);
     await store.close();
   });
 

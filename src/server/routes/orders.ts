@@ -9,6 +9,7 @@ import { describeIssue } from "../../contract/validation.js";
 import type { OrderStore, StoredOrder } from "../../store/order-store.js";
 import type { ChangeOptions } from "../../store/pet-store.js";
 import { ApiHttpError, invalidBody, invalidParameter, notFound } from "../errors.js";
+import type { IdempotentCreates } from "../idempotency/idempotent-creates.js";
 import { encodeCursor } from "../internal/cursor.js";
 import { ifMatchRevisions, noneMatchHits, orderEtag } from "../internal/etag.js";
 import { readJsonBody } from "../internal/json-body.js";
@@ -29,19 +30,32 @@ export async function listOrders(event: H3Event, orders: OrderStore): Promise<Or
   return page.orders;
 }
 
-/** placeOrder: POST /v1/store/orders; the order and its pet (now pending) in one durable step. */
-export async function placeOrder(event: H3Event, orders: OrderStore, now: () => number): Promise<Order> {
-  const parsed = NewOrderSchema.safeParse(await readJsonBody(event));
+/**
+ * placeOrder: POST /v1/store/orders; the order and its pet (now pending) in one durable step.
+ * Idempotent with an Idempotency-Key, as createPet: a refusal (404, 409) stores nothing.
+ */
+export async function placeOrder(event: H3Event, orders: OrderStore, creates: IdempotentCreates, now: () => number): Promise<Order> {
+  const body = await readJsonBody(event);
+  const parsed = NewOrderSchema.safeParse(body);
   if (!parsed.success) throw invalidBody(describeIssue(parsed.error));
   const { petId } = parsed.data;
-  const result = await orders.place({ petId, at: new Date(now()) });
-  if (result.outcome === "pet_not_found") throw notFound(`no pet with id ${petId}`);
-  if (result.outcome === "pet_not_available") {
-    throw new ApiHttpError("pet_not_available", `pet ${petId} is ${result.petStatus}, not available: it cannot be ordered`);
-  }
-  event.res.status = 201;
-  event.res.headers.set("location", `${API_PREFIX}/store/orders/${result.stored.order.id}`);
-  return withEtag(event, result.stored);
+  return creates.run<StoredOrder, Order>(
+    event,
+    body,
+    async (options) => {
+      const result = await orders.place({ petId, at: new Date(now()) }, options);
+      if (result.outcome === "pet_not_found") throw notFound(`no pet with id ${petId}`);
+      if (result.outcome === "pet_not_available") {
+        throw new ApiHttpError("pet_not_available", `pet ${petId} is ${result.petStatus}, not available: it cannot be ordered`);
+      }
+      return result.stored;
+    },
+    (stored) => ({
+      status: 201,
+      headers: { location: `${API_PREFIX}/store/orders/${stored.order.id}`, etag: orderEtag(stored) },
+      body: stored.order,
+    }),
+  );
 }
 
 /** getOrder: GET /v1/store/orders/{orderId}; 304 without a body when If-None-Match names its ETag, as getPet. */

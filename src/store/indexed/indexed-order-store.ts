@@ -10,6 +10,7 @@ import type {
   StoredOrder,
   TransitionOutcome,
 } from "../order-store.js";
+import { recordOf } from "../idempotency-store.js";
 import type { ChangeOptions } from "../pet-store.js";
 import type { Batch } from "./store-state.js";
 import type { GroupCommit } from "./group-commit.js";
@@ -37,16 +38,27 @@ export class IndexedOrderStore implements OrderStore {
     this.#pets = pets;
   }
 
-  async place({ petId, at }: NewOrderInput, _options: PlaceOptions = {}): Promise<PlaceOutcome> {
-    const pet = this.#pets.latest(petId);
-    if (!pet) return { outcome: "pet_not_found" };
-    if (pet.pet.status !== "available") return { outcome: "pet_not_available", petStatus: pet.pet.status };
-    const stored = newOrder(this.#state.takeOrderId(), petId, at);
-    const held = patchedPet(pet, { status: "pending" });
-    await this.#stage(stored, () =>
-      this.#pets.stageChange(petId, held, (batch) => fillBoth(batch, stored, petId, held)),
-    );
-    return { outcome: "placed", stored };
+  async place({ petId, at }: NewOrderInput, options: PlaceOptions = {}): Promise<PlaceOutcome> {
+    const write = options.idempotency;
+    // Claimed before anything else, so a second place with this id while this one is staged is refused.
+    if (write) this.#state.idempotency.claim(write.id, Date.parse(write.createdAt));
+    try {
+      const pet = this.#pets.latest(petId);
+      if (!pet) return { outcome: "pet_not_found" };
+      if (pet.pet.status !== "available") return { outcome: "pet_not_available", petStatus: pet.pet.status };
+      const stored = newOrder(this.#state.takeOrderId(), petId, at);
+      const held = patchedPet(pet, { status: "pending" });
+      const record = write && recordOf(write, stored);
+      await this.#stage(stored, () =>
+        this.#pets.stageChange(petId, held, (batch) => {
+          fillBoth(batch, stored, petId, held);
+          if (record) batch.idempotency.push(record);
+        }),
+      );
+      return { outcome: "placed", stored };
+    } finally {
+      if (write) this.#state.idempotency.release(write.id);
+    }
   }
 
   async get(id: number): Promise<StoredOrder | undefined> {

@@ -1,4 +1,4 @@
-import { DatabaseError, type Pool } from "pg";
+import { DatabaseError, type Pool, type PoolClient } from "pg";
 import { PET_STATUS_AFTER, transitionSources } from "../../contract/order-transitions.js";
 import type { Inventory, Order, OrderStatus, PetStatus } from "../../contract/values.js";
 import type {
@@ -11,7 +11,9 @@ import type {
   StoredOrder,
   TransitionOutcome,
 } from "../order-store.js";
+import { IdempotencyKeyTakenError, recordOf, type IdempotentWrite } from "../idempotency-store.js";
 import type { ChangeOptions } from "../pet-store.js";
+import { inTransaction, insertIdempotencyRecords } from "./idempotency-rows.js";
 import { storageCall } from "./storage-errors.js";
 
 interface OrderRow {
@@ -42,17 +44,11 @@ export class PostgresOrderStore implements OrderStore {
     this.#database = database;
   }
 
-  async place({ petId, at }: NewOrderInput, _options: PlaceOptions = {}): Promise<PlaceOutcome> {
-    const rows = await this.#query<OrderRow>(
-      `WITH held AS (
-         UPDATE pets SET status = 'pending', revision = revision + 1,
-                open_order_id = nextval(pg_get_serial_sequence('orders', 'id'))
-          WHERE id = $1 AND status = 'available' AND open_order_id IS NULL
-          RETURNING id, open_order_id)
-       INSERT INTO orders (id, pet_id, status, created_at, updated_at)
-       SELECT open_order_id, id, 'placed', $2, $2 FROM held
-       RETURNING ${ORDER_COLUMNS}`,
-      [petId, at.toISOString()],
+  async place({ petId, at }: NewOrderInput, options: PlaceOptions = {}): Promise<PlaceOutcome> {
+    const write = options.idempotency;
+    const rows = await (write
+      ? this.#placeIdempotent(petId, at, write)
+      : storageCall(this.#database, () => placeStatement(this.#pool, petId, at))
     ).catch((error: unknown) => {
       if (error instanceof DatabaseError && error.code === UNIQUE_VIOLATION) return [];
       throw error;
@@ -61,6 +57,20 @@ export class PostgresOrderStore implements OrderStore {
     const [pet] = await this.#query<{ status: PetStatus }>("SELECT status FROM pets WHERE id = $1", [petId]);
     if (!pet) return { outcome: "pet_not_found" };
     return { outcome: "pet_not_available", petStatus: pet.status === "available" ? "pending" : pet.status };
+  }
+
+  /**
+   * The place and its idempotency record in one transaction. When another request (or instance)
+   * took the record's id first, the transaction is rolled back: no order, the pet untouched.
+   */
+  async #placeIdempotent(petId: number, at: Date, write: IdempotentWrite<StoredOrder>): Promise<OrderRow[]> {
+    return inTransaction(this.#pool, this.#database, async (client) => {
+      const rows = await placeStatement(client, petId, at);
+      if (!rows[0]) return rows;
+      const written = await insertIdempotencyRecords(client, [recordOf(write, toStoredOrder(rows[0]))]);
+      if (!written.has(write.id)) throw new IdempotencyKeyTakenError(write.id);
+      return rows;
+    });
   }
 
   async get(id: number): Promise<StoredOrder | undefined> {
@@ -123,6 +133,26 @@ export class PostgresOrderStore implements OrderStore {
     const result = await storageCall(this.#database, () => this.#pool.query<Row>(text, values));
     return result.rows;
   }
+}
+
+/**
+ * One statement: the pet becomes pending only if it is available and free, and the order takes
+ * the id the pet now names. The partial unique index on open orders settles a race between
+ * instances (UNIQUE_VIOLATION: not placed).
+ */
+async function placeStatement(client: Pool | PoolClient, petId: number, at: Date): Promise<OrderRow[]> {
+  const { rows } = await client.query<OrderRow>(
+    `WITH held AS (
+       UPDATE pets SET status = 'pending', revision = revision + 1,
+              open_order_id = nextval(pg_get_serial_sequence('orders', 'id'))
+        WHERE id = $1 AND status = 'available' AND open_order_id IS NULL
+        RETURNING id, open_order_id)
+     INSERT INTO orders (id, pet_id, status, created_at, updated_at)
+     SELECT open_order_id, id, 'placed', $2, $2 FROM held
+     RETURNING ${ORDER_COLUMNS}`,
+    [petId, at.toISOString()],
+  );
+  return rows;
 }
 
 function toOrder(row: OrderRow): Order {

@@ -1,6 +1,7 @@
 import { DatabaseError } from "pg";
 import { messageOf } from "../../support/error-text.js";
 import { StorageUnavailableError } from "../../support/storage-unavailable.js";
+import { IdempotencyKeyTakenError } from "../idempotency-store.js";
 
 // SQLSTATE classes that mean "the database cannot serve us right now", not "this request is wrong":
 // 08 connection exception, 53 insufficient resources, 57 operator intervention (shutdown,
@@ -18,6 +19,8 @@ function toStoreError(error: unknown, database: string): unknown {
       ? new StorageUnavailableError(database, error.message)
       : error;
   }
+  // Thrown by our own code inside a transaction to roll it back: an outcome, not an outage.
+  if (error instanceof IdempotencyKeyTakenError) return error;
   // Everything else from pg is about the connection: refused, reset, timed out, pool ended.
   if (error instanceof Error) return new StorageUnavailableError(database, messageOf(error));
   return error;
