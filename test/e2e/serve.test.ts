@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { json } from "../helpers/assertions.js";
 import { callApi } from "../helpers/test-server.js";
 import { BIN, startServeProcess, tempDbPath, TEST_ADMIN_KEY, type ServeProcess } from "../helpers/serve-process.js";
@@ -184,7 +184,8 @@ describe("petstore serve", () => {
       }
     };
     const workers = Array.from({ length: 16 }, (_, w) => worker(w));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The signal comes once the load is under way (a count, not a fixed delay: a busy machine is slower).
+    await vi.waitFor(() => expect(answers.length).toBeGreaterThan(16), { timeout: 10_000, interval: 20 });
     stopping = true;
     const exit = server.stop("SIGTERM");
     await Promise.all(workers);
