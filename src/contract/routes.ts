@@ -408,6 +408,23 @@ export const ROUTES = [
     },
   },
   {
+    operationId: "rotateKey",
+    method: "POST",
+    path: "/keys/{id}/rotate",
+    access: "admin",
+    stability: "stable",
+    request: { body: "RotateKey", parameters: [{ name: "id", in: "path", description: "The key's id.", schema: { type: "string" } }] },
+    doc: {
+      tag: "keys",
+      summary: "Rotate an API key's secret (admin)",
+      description:
+        "A new secret for the same key id, plan and counters, in this response and nowhere else. The old secret " +
+        "keeps working for graceSeconds (on every instance), then gets 401.",
+      success: { status: 200, description: "The key, with its new secret.", schema: schemaRef("CreatedKey") },
+      errors: ["NotFound"],
+    },
+  },
+  {
     operationId: "getCurrentKey",
     method: "GET",
     path: "/keys/current",

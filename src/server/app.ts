@@ -20,6 +20,7 @@ import type { Readiness } from "./ops/readiness.js";
 import type { ServerLogger } from "./request-log.js";
 import { StorageUnavailableError } from "../support/storage-unavailable.js";
 import { createKey, getCurrentKey, listKeys, revokeKey } from "./routes/keys.js";
+import { rotateKey } from "./routes/rotate-key.js";
 import { registerRoutes, type Handlers } from "./routes/register.js";
 import { getOpenApi } from "./routes/openapi.js";
 import { getInventory, getOrder, listOrders, placeOrder, updateOrder } from "./routes/orders.js";
@@ -111,6 +112,11 @@ function handlers(deps: AppDeps): Handlers<OperationId> {
       audit(event, deps, "key.revoked", event.context.params?.id ?? "");
       return result;
     },
+    rotateKey: async (event) => {
+      const rotated = await rotateKey(event, keyRoutes);
+      audit(event, deps, "key.rotated", rotated.id, rotated.plan);
+      return rotated;
+    },
     getCurrentKey: (event) => getCurrentKey(event, keyRoutes),
     getOpenApi,
   };
@@ -124,7 +130,7 @@ async function ready(deps: AppDeps): Promise<{ status: string }> {
 }
 
 /** An admin change, for the audit trail: the acting key's id, never a secret. */
-function audit(event: H3Event, deps: AppDeps, action: "key.created" | "key.revoked", keyId: string, plan?: string): void {
+function audit(event: H3Event, deps: AppDeps, action: "key.created" | "key.revoked" | "key.rotated", keyId: string, plan?: string): void {
   const actor = event.context.principal?.id ?? "unknown";
   deps.logger.audit({ action, actor, keyId, plan, requestId: requestIdOf(event) });
 }

@@ -35,6 +35,8 @@ export interface Batch {
   keys: KeyRecord[];
   /** Key id to revokedAt. */
   revocations: Map<string, string>;
+  /** Key id to its record after a rotation (new secret, old one in its grace period). */
+  rotations: Map<string, KeyRecord>;
   /** Placed or moved orders by id, whole; staged with the change of their pet, in the same batch. */
   orders: Map<number, StoredOrder>;
   /** The records of the idempotent creates in this batch: durable with them or not at all. */
@@ -42,7 +44,7 @@ export interface Batch {
 }
 
 export function emptyBatch(): Batch {
-  return { pets: [], updated: new Map(), deleted: new Set(), keys: [], revocations: new Map(), orders: new Map(), idempotency: [] };
+  return { pets: [], updated: new Map(), deleted: new Set(), keys: [], revocations: new Map(), rotations: new Map(), orders: new Map(), idempotency: [] };
 }
 
 export function emptyStoreData(): StoreData {
@@ -98,7 +100,7 @@ export class StoreState {
       version: 1,
       nextPetId: this.#nextPetId,
       pets: petsAfter(this.pets.records(), batch),
-      keys: this.keys.concat(batch.revocations, batch.keys),
+      keys: this.keys.concat(batch.revocations, batch.keys, batch.rotations),
       nextOrderId: this.#nextOrderId,
       orders: ordersAfter(this.orders.records(), batch),
       // Left out when empty: a db that never saw an Idempotency-Key stays as older versions wrote it.
@@ -112,6 +114,7 @@ export class StoreState {
     this.pets.put([...batch.updated.values()]);
     this.pets.remove(batch.deleted);
     this.keys.add(batch.keys);
+    this.keys.rotate(batch.rotations.values());
     this.keys.revoke(batch.revocations);
     this.orders.put(batch.orders.values());
     this.idempotency.add(batch.idempotency);
