@@ -36,7 +36,7 @@ const GLOBAL_FLAGS = ["--help", "--version", "--base-url", "--env", "--api-key",
 const cases: [string, string[]][] = [
   ["petstore ", ["pets", "keys", "config", "orders", "inventory", "completion", "serve", "openapi", "status"]],
   ["petstore pets ", ["list", "add", "get", "update", "delete"]],
-  ["petstore keys ", ["create", "list", "revoke"]],
+  ["petstore keys ", ["create", "list", "revoke", "rotate"]],
   ["petstore orders ", ["place", "list", "get", "approve", "deliver", "cancel"]],
   ["petstore orders list --status ", ["placed", "approved", "delivered", "cancelled"]],
   ["petstore orders list --status=", ["placed", "approved", "delivered", "cancelled"]],

@@ -41,7 +41,7 @@ export async function createKey(event: H3Event, deps: KeyRoutesDeps): Promise<Cr
     (created) => ({
       status: 201,
       headers: { location: `${API_PREFIX}/keys/${created.id}` },
-      body: { id: created.id, key: secret, prefix: created.prefix, plan, name: created.name, limits: deps.limitsOf(created), createdAt: created.createdAt, expiresAt: created.expiresAt ?? null },
+      body: { id: created.id, key: secret, prefix: created.prefix, plan, name: created.name, limits: deps.limitsOf(created), createdAt: created.createdAt, ...expiryOf(created) },
     }),
   );
 }
@@ -73,6 +73,11 @@ export async function getCurrentKey(event: H3Event, deps: KeyRoutesDeps & { limi
     usage: { minute, day, bannedUntil: usage.bannedUntil === null ? null : new Date(usage.bannedUntil).toISOString() },
     server: { version: pkg.version },
   };
+}
+
+// Only on keys that expire: the answer for the others stays as it was before keys could.
+function expiryOf(record: KeyRecord): { expiresAt?: string } {
+  return record.expiresAt ? { expiresAt: record.expiresAt } : {};
 }
 
 function toUsageWindow(window: WindowState) {
