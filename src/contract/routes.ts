@@ -425,6 +425,22 @@ export const ROUTES = [
     },
   },
   {
+    operationId: "takeBackup",
+    method: "POST",
+    path: "/admin/backup",
+    access: "admin",
+    stability: "stable",
+    doc: {
+      tag: "meta",
+      summary: "A consistent copy of the whole store (admin)",
+      description:
+        "Pets, keys with their hashes, orders, idempotency records and id counters, in the db file's form, taken " +
+        "between two group commits (or in one REPEATABLE READ transaction over PostgreSQL) while requests go on. " +
+        "`petstore db backup <file>` saves it; `petstore serve --db <file>` opens the file as is. It holds key hashes: keep it private.",
+      success: { status: 200, description: "The store, as a db file.", schema: { type: "object" } },
+    },
+  },
+  {
     operationId: "getCurrentKey",
     method: "GET",
     path: "/keys/current",

@@ -21,6 +21,8 @@ import type { ServerLogger } from "./request-log.js";
 import { StorageUnavailableError } from "../support/storage-unavailable.js";
 import { createKey, getCurrentKey, listKeys, revokeKey } from "./routes/keys.js";
 import { rotateKey } from "./routes/rotate-key.js";
+import { takeBackup } from "./routes/backup.js";
+import type { StoreData } from "../store/indexed/store-state.js";
 import { registerRoutes, type Handlers } from "./routes/register.js";
 import { getOpenApi } from "./routes/openapi.js";
 import { getInventory, getOrder, listOrders, placeOrder, updateOrder } from "./routes/orders.js";
@@ -56,6 +58,8 @@ export interface AppDeps {
   outages?: OutageLog;
   /** GET /readyz; without it the app is ready whenever it answers. */
   readiness?: () => Promise<Readiness>;
+  /** POST /v1/admin/backup: the store's consistent snapshot; 404 without. */
+  snapshot?: () => Promise<StoreData>;
   /** GET /metrics on this port, behind its own token (--metrics-token); 404 without. */
   metricsRoute?: MetricsRoute;
 }
@@ -118,6 +122,7 @@ function handlers(deps: AppDeps): Handlers<OperationId> {
       return rotated;
     },
     getCurrentKey: (event) => getCurrentKey(event, keyRoutes),
+    takeBackup: () => takeBackup(deps.snapshot),
     getOpenApi,
   };
 }

@@ -35,29 +35,50 @@ async function withDatabase<T>(url: string, isolation: string, work: (client: Po
 
 /** Everything, as of one snapshot (REPEATABLE READ): a consistent copy while servers keep writing. */
 export async function readPostgresData(url: string): Promise<StoreData> {
-  return withDatabase(url, "REPEATABLE READ READ ONLY", async (client) => {
-    const pets = await client.query<PetRow>("SELECT id, name, category_id, status, revision FROM pets ORDER BY id");
-    const keys = await client.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY position`);
-    const orders = await client.query<OrderRow>("SELECT id, pet_id, status, created_at, updated_at, revision FROM orders ORDER BY id");
-    const idempotency = await client.query<{ id: string; fingerprint: string; created_at: Date; answer: string }>(
-      "SELECT id, fingerprint, created_at, answer FROM idempotency_keys ORDER BY created_at, id",
-    );
-    const stored: IdempotencyRecord[] = idempotency.rows.map((row) => ({
-      id: row.id,
-      fingerprint: row.fingerprint,
-      createdAt: row.created_at.toISOString(),
-      answer: row.answer,
-    }));
-    return {
-      version: 1,
-      nextPetId: await nextValue(client, "pets"),
-      pets: pets.rows.map(toStoredPet).map(({ pet, revision }) => (revision === 1 ? { ...pet } : { ...pet, revision })),
-      keys: keys.rows.map(toKeyRecord),
-      nextOrderId: await nextValue(client, "orders"),
-      orders: orders.rows.map(toOrderRecord),
-      ...(stored.length > 0 ? { idempotency: stored } : {}),
-    };
-  });
+  return withDatabase(url, SNAPSHOT_ISOLATION, readInTransaction);
+}
+
+/** As readPostgresData, over a running server's pool. */
+export async function snapshotPostgres(pool: Pool): Promise<StoreData> {
+  const client = await pool.connect();
+  try {
+    await client.query(`BEGIN ISOLATION LEVEL ${SNAPSHOT_ISOLATION}`);
+    const data = await readInTransaction(client);
+    await client.query("COMMIT");
+    return data;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+const SNAPSHOT_ISOLATION = "REPEATABLE READ READ ONLY";
+
+/** Every table read in the caller's transaction, so all of them as of one snapshot. */
+async function readInTransaction(client: PoolClient): Promise<StoreData> {
+  const pets = await client.query<PetRow>("SELECT id, name, category_id, status, revision FROM pets ORDER BY id");
+  const keys = await client.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY position`);
+  const orders = await client.query<OrderRow>("SELECT id, pet_id, status, created_at, updated_at, revision FROM orders ORDER BY id");
+  const idempotency = await client.query<{ id: string; fingerprint: string; created_at: Date; answer: string }>(
+    "SELECT id, fingerprint, created_at, answer FROM idempotency_keys ORDER BY created_at, id",
+  );
+  const stored: IdempotencyRecord[] = idempotency.rows.map((row) => ({
+    id: row.id,
+    fingerprint: row.fingerprint,
+    createdAt: row.created_at.toISOString(),
+    answer: row.answer,
+  }));
+  return {
+    version: 1,
+    nextPetId: await nextValue(client, "pets"),
+    pets: pets.rows.map(toStoredPet).map(({ pet, revision }) => (revision === 1 ? { ...pet } : { ...pet, revision })),
+    keys: keys.rows.map(toKeyRecord),
+    nextOrderId: await nextValue(client, "orders"),
+    orders: orders.rows.map(toOrderRecord),
+    ...(stored.length > 0 ? { idempotency: stored } : {}),
+  };
 }
 
 /** Loads `data` into an empty database; refuses one that holds any pet, key or order. */
