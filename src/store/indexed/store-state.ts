@@ -10,9 +10,12 @@ import { toOrderRecord, toStoredOrder, type OrderRecord } from "./order-records.
 import { firstAfter, PetIndex, toPetRecord } from "./pet-index.js";
 import { toStoredPet, type PetRecord } from "./records.js";
 
+/** The db file's format version (see lowdb/upgrade-file.ts): 2 since keys can expire and be rotated. */
+export const STORE_DATA_VERSION = 2;
+
 /** Everything a store holds, as it is written to the db file. */
 export interface StoreData {
-  version: 1;
+  version: typeof STORE_DATA_VERSION;
   nextPetId: number;
   /** Sorted by id. Deleted pets are simply absent; nextPetId keeps their ids from coming back. */
   pets: PetRecord[];
@@ -48,7 +51,7 @@ export function emptyBatch(): Batch {
 }
 
 export function emptyStoreData(): StoreData {
-  return { version: 1, nextPetId: 1, pets: [], keys: [], nextOrderId: 1, orders: [] };
+  return { version: STORE_DATA_VERSION, nextPetId: 1, pets: [], keys: [], nextOrderId: 1, orders: [] };
 }
 
 /** The committed (durable) state, plus the id counter, which runs ahead of it. */
@@ -97,7 +100,7 @@ export class StoreState {
   snapshot(batch: Batch): StoreData {
     const idempotency = this.idempotency.live(this.#now(), batch.idempotency);
     return {
-      version: 1,
+      version: STORE_DATA_VERSION,
       nextPetId: this.#nextPetId,
       pets: petsAfter(this.pets.records(), batch),
       keys: this.keys.concat(batch.revocations, batch.keys, batch.rotations),

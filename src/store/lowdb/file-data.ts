@@ -8,6 +8,7 @@ import { parseStoreFile } from "./file-schema.js";
 import { JournalFile } from "./journal-file.js";
 import { parseJournal } from "./journal-record.js";
 import { replayJournal } from "./replay-journal.js";
+import { upgradeStoreFile } from "./upgrade-file.js";
 
 export interface FileDataOptions {
   warn: (message: string) => void;
@@ -20,6 +21,8 @@ export interface FileDataOptions {
  */
 export async function readFileData(file: string, options: FileDataOptions): Promise<StoreData> {
   return underLock(file, options, async () => {
+    const upgrade = await upgradeStoreFile(file);
+    if (upgrade) options.warn(`upgraded ${file} from format version ${upgrade.from}; the old file is kept as ${upgrade.backup}`);
     const data = await new DurableJsonFile(file, { validate: parseStoreFile }).read();
     if (data === null) throw new Error(`there is no database at ${file}`);
     const journal = await JournalFile.read(`${file}.journal`);

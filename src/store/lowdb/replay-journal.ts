@@ -33,7 +33,7 @@ export function replayJournal(data: StoreData, records: readonly JournalRecord[]
     nextOrderId = Math.max(nextOrderId, record.nextOrderId ?? 1);
   });
   const stored = idempotency.size > 0 ? { idempotency: [...idempotency.values()] } : {};
-  return { version: 1, nextPetId, pets: pets.records(), keys: keys.records(), nextOrderId, orders: orders.records(), ...stored };
+  return { version: data.version, nextPetId, pets: pets.records(), keys: keys.records(), nextOrderId, orders: orders.records(), ...stored };
 }
 
 /** Pets by id as records are replayed; a record older than the held revision is a no-op. */

@@ -4,7 +4,7 @@
 import { Pool, type PoolClient } from "pg";
 import { redactUrl } from "../../support/http-url.js";
 import type { IdempotencyRecord } from "../idempotency-store.js";
-import type { StoreData } from "../indexed/store-state.js";
+import { STORE_DATA_VERSION, type StoreData } from "../indexed/store-state.js";
 import type { OrderRecord } from "../indexed/order-records.js";
 import { migrate } from "./migrations.js";
 import { KEY_COLUMNS, KEY_PLACEHOLDERS, keyValues, toKeyRecord, toStoredPet, type KeyRow, type PetRow } from "./rows.js";
@@ -71,7 +71,7 @@ async function readInTransaction(client: PoolClient): Promise<StoreData> {
     answer: row.answer,
   }));
   return {
-    version: 1,
+    version: STORE_DATA_VERSION,
     nextPetId: await nextValue(client, "pets"),
     pets: pets.rows.map(toStoredPet).map(({ pet, revision }) => (revision === 1 ? { ...pet } : { ...pet, revision })),
     keys: keys.rows.map(toKeyRecord),

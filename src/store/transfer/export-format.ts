@@ -4,7 +4,7 @@
 import * as z from "zod";
 import { IdempotencyRecordSchema, KeyRecordSchema, PetRecordSchema, firstIssue } from "../indexed/records.js";
 import { OrderRecordSchema } from "../indexed/order-records.js";
-import type { StoreData } from "../indexed/store-state.js";
+import { STORE_DATA_VERSION, type StoreData } from "../indexed/store-state.js";
 
 export const EXPORT_FORMAT = "petstore-export";
 export const EXPORT_VERSION = 1;
@@ -65,7 +65,7 @@ export function parseExport(text: string): StoreData {
   if (header.data.version !== EXPORT_VERSION) {
     throw new Error(`the export has format version ${header.data.version}; this petstore reads version ${EXPORT_VERSION} only`);
   }
-  const data: StoreData = { version: 1, nextPetId: header.data.nextPetId, pets: [], keys: [], nextOrderId: header.data.nextOrderId, orders: [], idempotency: [] };
+  const data: StoreData = { version: STORE_DATA_VERSION, nextPetId: header.data.nextPetId, pets: [], keys: [], nextOrderId: header.data.nextOrderId, orders: [], idempotency: [] };
   let end: Counts | undefined;
   lines.slice(1).forEach((text, index) => {
     const number = index + 2;
