@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
 // Tests that need a real PostgreSQL and Redis, beyond the API suites run over them.
-const ENGINE_TESTS = ["test/scale/**/*.test.ts", "test/limits/redis-*.test.ts"];
+const ENGINE_TESTS = ["test/scale/**/*.test.ts", "test/limits/redis-*.test.ts", "test/e2e/db-*.test.ts"];
 
 export default defineConfig({
   test: {

@@ -8,6 +8,7 @@ import { COLOR_MODES, DEFAULT_BASE_URL, DEFAULT_MAX_WAIT_S, DEFAULT_RETRIES, DEF
 import { completeValuesCommand, completionCommand } from "./commands/completion.js";
 import { configCommand } from "./commands/config/index.js";
 import { keysCommand } from "./commands/keys/index.js";
+import { dbCommand } from "./commands/db/index.js";
 import { petsCommand } from "./commands/pets/index.js";
 import { ordersCommand } from "./commands/orders/index.js";
 import { inventoryCommand } from "./commands/inventory.js";
@@ -57,6 +58,7 @@ function buildProgram(ctx: CliContext, setExitCode: (code: number) => void): Com
   program.addHelpText("after", PROGRAM_HELP);
   program.addCommand(petsCommand(ctx)).addCommand(keysCommand(ctx)).addCommand(configCommand(ctx));
   program.addCommand(ordersCommand(ctx)).addCommand(inventoryCommand(ctx));
+  program.addCommand(dbCommand(ctx));
   program.addCommand(completionCommand(ctx)).addCommand(completeValuesCommand(ctx), { hidden: true });
   registerServe(program, ctx, setExitCode);
   registerOpenApi(program, ctx);

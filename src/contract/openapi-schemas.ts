@@ -10,6 +10,7 @@ import {
   KeyLimitsSchema,
   KeyViewSchema,
   NewKeySchema,
+  RotateKeySchema,
   NewOrderSchema,
   NewPetSchema,
   OrderPatchSchema,
@@ -42,6 +43,7 @@ const COMPONENTS: ReadonlyArray<[string, z.ZodType]> = [
   ["NewKey", NewKeySchema],
   ["KeyView", KeyViewSchema],
   ["CreatedKey", CreatedKeySchema],
+  ["RotateKey", RotateKeySchema],
 ];
 
 /** The component schemas, with `$ref`s between them for shared parts (PetStatus, Plan, KeyLimits). */

@@ -410,6 +410,39 @@ export const ROUTES = [
     },
   },
   {
+    operationId: "rotateKey",
+    method: "POST",
+    path: "/keys/{id}/rotate",
+    access: "admin",
+    stability: "stable",
+    request: { body: "RotateKey", parameters: [{ name: "id", in: "path", description: "The key's id.", schema: { type: "string" } }] },
+    doc: {
+      tag: "keys",
+      summary: "Rotate an API key's secret (admin)",
+      description:
+        "A new secret for the same key id, plan and counters, in this response and nowhere else. The old secret " +
+        "keeps working for graceSeconds (on every instance), then gets 401.",
+      success: { status: 200, description: "The key, with its new secret.", schema: schemaRef("CreatedKey") },
+      errors: ["NotFound"],
+    },
+  },
+  {
+    operationId: "takeBackup",
+    method: "POST",
+    path: "/admin/backup",
+    access: "admin",
+    stability: "stable",
+    doc: {
+      tag: "meta",
+      summary: "A consistent copy of the whole store (admin)",
+      description:
+        "Pets, keys with their hashes, orders, idempotency records and id counters, in the db file's form, taken " +
+        "between two group commits (or in one REPEATABLE READ transaction over PostgreSQL) while requests go on. " +
+        "`petstore db backup <file>` saves it; `petstore serve --db <file>` opens the file as is. It holds key hashes: keep it private.",
+      success: { status: 200, description: "The store, as a db file.", schema: { type: "object" } },
+    },
+  },
+  {
     operationId: "getCurrentKey",
     method: "GET",
     path: "/keys/current",

@@ -111,6 +111,7 @@ export const NewKeySchema = z
     name: text(KEY_NAME_MAX_LENGTH).optional(),
     perMinute: positiveSafeInteger("Requests per minute; enterprise keys only.").optional(),
     perDay: positiveSafeInteger("Requests per UTC day; enterprise keys only.").optional(),
+    expiresAt: z.iso.datetime({ offset: true }).optional().describe("When the key stops working (in the future); absent: never."),
   })
   .superRefine((key, ctx) => {
     for (const field of ["perMinute", "perDay"] as const) {
@@ -135,6 +136,8 @@ export const KeyViewSchema = z
     createdAt: z.iso.datetime(),
     revokedAt: z.iso.datetime().nullable(),
     lastUsedAt: z.iso.datetime().nullable(),
+    expiresAt: z.iso.datetime().nullable().optional().describe("When the key stops working; null: never."),
+    rotatedAt: z.iso.datetime().nullable().optional().describe("When its secret was last replaced (rotateKey)."),
   })
   .describe("A key as the admin API lists it: never the secret, never its hash.");
 
@@ -147,8 +150,24 @@ export const CreatedKeySchema = z
     name: z.string().nullable(),
     limits: KeyLimitsSchema,
     createdAt: z.iso.datetime(),
+    expiresAt: z.iso.datetime().nullable().optional().describe("When the key stops working; null: never."),
+    previousSecretValidUntil: z.iso.datetime().optional().describe("After a rotation: when the replaced secret stops working."),
   })
   .describe("The answer to POST /keys: the only time the secret is shown.");
+
+/** Longest grace period of a rotation: a week, so a forgotten old secret does not linger. */
+export const MAX_ROTATION_GRACE_SECONDS = 7 * 24 * 3600;
+
+export const RotateKeySchema = z
+  .strictObject({
+    graceSeconds: z
+      .int()
+      .min(0)
+      .max(MAX_ROTATION_GRACE_SECONDS)
+      .optional()
+      .describe("How long the replaced secret keeps working, in seconds; 0 ends it at once. Default 3600."),
+  })
+  .describe("Request body for rotating a key.");
 
 /** An animal, as returned. */
 export type Pet = z.infer<typeof PetSchema>;

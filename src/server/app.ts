@@ -20,6 +20,9 @@ import type { Readiness } from "./ops/readiness.js";
 import type { ServerLogger } from "./request-log.js";
 import { StorageUnavailableError } from "../support/storage-unavailable.js";
 import { createKey, getCurrentKey, listKeys, revokeKey } from "./routes/keys.js";
+import { rotateKey } from "./routes/rotate-key.js";
+import { takeBackup } from "./routes/backup.js";
+import type { StoreData } from "../store/indexed/store-state.js";
 import { registerRoutes, type Handlers } from "./routes/register.js";
 import { getOpenApi } from "./routes/openapi.js";
 import { getInventory, getOrder, listOrders, placeOrder, updateOrder } from "./routes/orders.js";
@@ -55,6 +58,8 @@ export interface AppDeps {
   outages?: OutageLog;
   /** GET /readyz; without it the app is ready whenever it answers. */
   readiness?: () => Promise<Readiness>;
+  /** POST /v1/admin/backup: the store's consistent snapshot; 404 without. */
+  snapshot?: () => Promise<StoreData>;
   /** GET /metrics on this port, behind its own token (--metrics-token); 404 without. */
   metricsRoute?: MetricsRoute;
 }
@@ -111,7 +116,13 @@ function handlers(deps: AppDeps): Handlers<OperationId> {
       audit(event, deps, "key.revoked", event.context.params?.id ?? "");
       return result;
     },
+    rotateKey: async (event) => {
+      const rotated = await rotateKey(event, keyRoutes);
+      audit(event, deps, "key.rotated", rotated.id, rotated.plan);
+      return rotated;
+    },
     getCurrentKey: (event) => getCurrentKey(event, keyRoutes),
+    takeBackup: () => takeBackup(deps.snapshot),
     getOpenApi,
   };
 }
@@ -124,7 +135,7 @@ async function ready(deps: AppDeps): Promise<{ status: string }> {
 }
 
 /** An admin change, for the audit trail: the acting key's id, never a secret. */
-function audit(event: H3Event, deps: AppDeps, action: "key.created" | "key.revoked", keyId: string, plan?: string): void {
+function audit(event: H3Event, deps: AppDeps, action: "key.created" | "key.revoked" | "key.rotated", keyId: string, plan?: string): void {
   const actor = event.context.principal?.id ?? "unknown";
   deps.logger.audit({ action, actor, keyId, plan, requestId: requestIdOf(event) });
 }

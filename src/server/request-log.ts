@@ -10,7 +10,7 @@ export type LogFields = Record<string, string | number | boolean | null | undefi
 
 /** An admin change: who (the acting key's id), what, on which key, and when (the line's time). Never a secret. */
 export interface AuditEntry {
-  action: "key.created" | "key.revoked";
+  action: "key.created" | "key.revoked" | "key.rotated";
   actor: string;
   keyId: string;
   requestId?: string;

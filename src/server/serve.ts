@@ -92,6 +92,7 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
       keys: store.keys,
       orders: store.orders,
       idempotency: store.idempotency,
+      snapshot: () => store.snapshot(),
       limiter,
       limitsOf: (key) => limitsFor(key.admin ? "admin" : key.plan, key.limits, limits.current),
       anonymousLimits: initial.anonymous,

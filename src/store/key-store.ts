@@ -14,6 +14,21 @@ export interface KeyRecord {
   createdAt: string;
   revokedAt: string | null;
   lastUsedAt: string | null;
+  /** When the key stops working; absent or null: never. Optional so files written before expiry load as is. */
+  expiresAt?: string | null;
+  /** The secret replaced by the last rotation, still valid until previousHashUntil (the grace period). */
+  previousHash?: string | null;
+  previousHashUntil?: string | null;
+  rotatedAt?: string | null;
+}
+
+/** What a rotation changes: the new secret's hash and prefix, and how long the old one still works. */
+export interface Rotation {
+  hash: string;
+  prefix: string;
+  /** ISO instant at which the replaced secret stops working. */
+  graceUntil: string;
+  at: string;
 }
 
 export interface KeyStore {
@@ -24,6 +39,12 @@ export interface KeyStore {
   list(): Promise<KeyRecord[]>;
   /** Marks the key revoked (durably); undefined when no key has this id. Idempotent. */
   revoke(id: string, at: Date): Promise<KeyRecord | undefined>;
+  /**
+   * Gives the key a new secret (durably), keeping id, plan and counters; the old secret is found
+   * by findByHash until `rotation.graceUntil`. Undefined when no key has this id; a revoked key
+   * is returned unchanged.
+   */
+  rotate(id: string, rotation: Rotation): Promise<KeyRecord | undefined>;
   /** Records use in memory only; persisted with the next write or at close. */
   touch(id: string, at: Date): void;
   hasAdminKey(): Promise<boolean>;

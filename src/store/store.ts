@@ -1,4 +1,5 @@
 import type { IdempotencyStore } from "./idempotency-store.js";
+import type { StoreData } from "./indexed/store-state.js";
 import type { KeyStore } from "./key-store.js";
 import type { OrderStore } from "./order-store.js";
 import type { PetStore } from "./pet-store.js";
@@ -13,6 +14,11 @@ export interface Store {
   orders: OrderStore;
   /** The stored answers of idempotent creates, written by `pets.create` and `keys.create`. */
   idempotency: IdempotencyStore;
+  /**
+   * Everything committed, consistent as of one instant, in the db file's form: what
+   * `petstore db backup` saves while the server runs. Never waits for more than one group commit.
+   */
+  snapshot(): Promise<StoreData>;
   /** Waits for pending writes, saves in-memory touches, releases the lock. Idempotent. */
   close(): Promise<void>;
 }

@@ -37,7 +37,7 @@ describe("petstore --help", () => {
   });
 
   it.each([
-    "pets list", "pets add", "pets get", "keys create", "keys list", "keys revoke",
+    "pets list", "pets add", "pets get", "keys create", "keys list", "keys revoke", "keys rotate",
     "config set", "config get", "config unset", "config list", "config path", "completion", "serve", "openapi",
   ])("%s --help shows an example", async (command) => {
     const { code, stdout } = await run([...command.split(" "), "--help"]);

@@ -89,12 +89,12 @@ const keys: KeyView[] = [
 ];
 
 describe("printKeys", () => {
-  it("prints id prefix plan name perMinute perDay admin createdAt lastUsedAt revokedAt when not a TTY", () => {
+  it("prints id prefix plan name perMinute perDay admin createdAt lastUsedAt revokedAt expiresAt when not a TTY", () => {
     const out = buffer(false);
     printKeys(keys, out, { json: false });
     expect(out.text()).toBe(
-      "key_1\tps_abc\tpro\tci\t300\t10000\tfalse\t2030-01-02T03:04:05.000Z\t2030-01-03T00:00:00.000Z\t\n" +
-        "key_2\tps_def\tfree\t\t60\t1000\tfalse\t2030-01-02T03:04:05.000Z\t\t2030-01-04T00:00:00.000Z\n",
+      "key_1\tps_abc\tpro\tci\t300\t10000\tfalse\t2030-01-02T03:04:05.000Z\t2030-01-03T00:00:00.000Z\t\t\n" +
+        "key_2\tps_def\tfree\t\t60\t1000\tfalse\t2030-01-02T03:04:05.000Z\t\t2030-01-04T00:00:00.000Z\t\n",
     );
   });
 

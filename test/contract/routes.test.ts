@@ -40,6 +40,8 @@ describe("the document is generated from the table", () => {
       "/v1/store/inventory": "GET, HEAD",
       "/v1/keys": "GET, HEAD, POST",
       "/v1/keys/:id": "DELETE",
+      "/v1/keys/:id/rotate": "POST",
+      "/v1/admin/backup": "POST",
       "/v1/keys/current": "GET, HEAD",
       "/v1/openapi.json": "GET, HEAD",
     });

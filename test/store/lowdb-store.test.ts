@@ -14,7 +14,7 @@ describe("openLowdbStore: durability and group commit", () => {
     const file = await tempDbPath();
     const { store, writes } = await openCounted(file);
     expect(writes()).toBe(1);
-    expect(await readFile(file, "utf8")).toBe('{"version":1,"nextPetId":1,"pets":[],"keys":[],"nextOrderId":1,"orders":[]}');
+    expect(await readFile(file, "utf8")).toBe('{"version":2,"nextPetId":1,"pets":[],"keys":[],"nextOrderId":1,"orders":[]}');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     await store.pets.create(newPet(1));
     expect((await stat(file)).mode & 0o777).toBe(0o600);
@@ -98,7 +98,7 @@ describe("openLowdbStore: an unreadable db file", () => {
     { name: "pets not an array", content: '{"version":1,"nextPetId":1,"pets":{},"keys":[]}', reason: /^pets: / },
     { name: "an invalid pet", content: db([{ ...pet, status: "lost" }]), reason: /^pets\.0\.status: / },
     { name: "duplicate pet ids", content: db([pet, { ...pet, name: "Max" }]), reason: /duplicate id 1/ },
-    { name: "an unknown version", content: db([]).replace('"version":1', '"version":2'), reason: /^version: / },
+    { name: "an unknown version", content: db([]).replace('"version":2', '"version":3'), reason: /^version: / },
     { name: "no keys", content: '{"version":1,"nextPetId":1,"pets":[]}', reason: /^keys: / },
   ];
 
@@ -126,7 +126,7 @@ describe("openLowdbStore: an unreadable db file", () => {
 });
 
 function db(pets: unknown[], nextPetId = 10): string {
-  return JSON.stringify({ version: 1, nextPetId, pets, keys: [] });
+  return JSON.stringify({ version: 2, nextPetId, pets, keys: [] });
 }
 
 describe("openLowdbStore: a db that cannot be created", () => {

@@ -10,7 +10,7 @@ const HEAD = ["ID", "PREFIX", "PLAN", "NAME", "PER MINUTE", "PER DAY", "CREATED"
 
 /**
  * Keys: a table on a TTY; otherwise tab-separated
- * `id prefix plan name perMinute perDay admin createdAt lastUsedAt revokedAt` (empty when null).
+ * `id prefix plan name perMinute perDay admin createdAt lastUsedAt revokedAt expiresAt` (empty when null).
  */
 export function printKeys(keys: readonly KeyView[], stream: OutStream, options: { json: boolean; timeZone?: string }): void {
   const mode = outputMode(options.json, stream);
@@ -28,16 +28,22 @@ export function printCreatedKey(key: CreatedKey, out: OutStream, err: OutStream,
   out.write(options.json ? renderJson(key) : `${key.key}\n`);
   const name = key.name === null ? "" : ` "${key.name}"`;
   const limits = `${key.limits.perMinute}/min, ${key.limits.perDay}/day`;
-  err.write(`Created ${key.plan} key ${key.id}${name} (${key.prefix}…, ${limits}).\n`);
+  const verb = key.previousSecretValidUntil === undefined ? "Created" : "Rotated";
+  const expires = key.expiresAt ? `, expires ${key.expiresAt}` : "";
+  err.write(`${verb} ${key.plan} key ${key.id}${name} (${key.prefix}…, ${limits}${expires}).\n`);
+  if (key.previousSecretValidUntil !== undefined) err.write(`The old secret works until ${key.previousSecretValidUntil}.\n`);
   err.write(labelled("Warning", "save the secret now: it is not shown again.", err));
 }
 
 function tsvRow(key: KeyView): (string | number | null)[] {
   const { perMinute, perDay } = key.limits;
-  return [key.id, key.prefix, key.plan, key.name, perMinute, perDay, String(key.admin), key.createdAt, key.lastUsedAt, key.revokedAt];
+  // expiresAt last: scripts written before keys could expire keep their column numbers.
+  return [key.id, key.prefix, key.plan, key.name, perMinute, perDay, String(key.admin), key.createdAt, key.lastUsedAt, key.revokedAt, key.expiresAt ?? null];
 }
 
 function keyTable(keys: readonly KeyView[], stream: OutStream, timeZone: string | undefined): string {
+  // The EXPIRES column only where some key expires: most installations never set one.
+  if (keys.some((key) => key.expiresAt)) return expiringKeyTable(keys, stream, timeZone);
   const chalk = colorsFor(stream);
   const rows = keys.map((key) => [
     key.id,
@@ -53,6 +59,24 @@ function keyTable(keys: readonly KeyView[], stream: OutStream, timeZone: string 
   // The name first, then the prefix (the id still names the key), then the times, whose day is
   // at their start; id, plan, limits and state are never cut.
   return renderTable(HEAD, rows, chalk, { width: stream.columns, shrinkOrder: [3, 1, 7, 6] });
+}
+
+function expiringKeyTable(keys: readonly KeyView[], stream: OutStream, timeZone: string | undefined): string {
+  const chalk = colorsFor(stream);
+  const rows = keys.map((key) => [
+    key.id,
+    key.prefix,
+    key.plan,
+    key.name ?? "",
+    String(key.limits.perMinute),
+    String(key.limits.perDay),
+    localTime(key.createdAt, timeZone),
+    key.lastUsedAt === null ? "never" : localTime(key.lastUsedAt, timeZone),
+    key.expiresAt ? localTime(key.expiresAt, timeZone) : "never",
+    key.revokedAt !== null ? chalk.red("revoked") : key.admin ? chalk.cyan("admin") : chalk.green("active"),
+  ]);
+  const head = [...HEAD.slice(0, 8), "EXPIRES", "STATE"];
+  return renderTable(head, rows, chalk, { width: stream.columns, shrinkOrder: [3, 1, 7, 6, 8] });
 }
 
 /**

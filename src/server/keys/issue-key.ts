@@ -7,6 +7,8 @@ export interface KeyFields {
   name: string | null;
   admin: boolean;
   limits: KeyLimits | null;
+  /** ISO instant; absent or null: the key never expires. */
+  expiresAt?: string | null;
 }
 
 /** The stored form of a secret: its hash and display prefix, never the secret itself. */

@@ -11,6 +11,7 @@ import type { KeyRecord, KeyStore } from "../../store/key-store.js";
 import { bearerToken } from "../internal/bearer.js";
 import { NotModified } from "../internal/not-modified.js";
 import { hashApiKey } from "../keys/secrets.js";
+import { keyRefusal } from "../keys/key-validity.js";
 import { anonymousBucket, clientAddress, type TrustProxy } from "../internal/client-ip.js";
 import { REQUEST_ID_HEADER, requestIdOf } from "../internal/request-id.js";
 
@@ -107,8 +108,8 @@ async function identify(event: H3Event, deps: GuardDeps): Promise<Credential> {
   const hash = hashApiKey(token);
   const key = deps.environmentAdmin?.hash === hash ? deps.environmentAdmin : await deps.keys.findByHash(hash);
   if (!key) return { problem: "the API key is not valid" };
-  if (key.revokedAt !== null) return { problem: "the API key has been revoked" };
-  return { key };
+  const problem = key === deps.environmentAdmin ? undefined : keyRefusal(key, hash, deps.now());
+  return problem === undefined ? { key } : { problem };
 }
 
 /** A refusal: what the error path would answer for the same ApiHttpError, built directly. */

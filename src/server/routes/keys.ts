@@ -10,6 +10,7 @@ import { invalidBody, notFound } from "../errors.js";
 import type { IdempotentCreates } from "../idempotency/idempotent-creates.js";
 import { readJsonBody } from "../internal/json-body.js";
 import { issueKey } from "../keys/issue-key.js";
+import { futureInstant } from "../keys/key-lifetime.js";
 import { safeEcho } from "../internal/query.js";
 
 export interface KeyRoutesDeps {
@@ -31,7 +32,8 @@ export async function createKey(event: H3Event, deps: KeyRoutesDeps): Promise<Cr
   if (!parsed.success) throw invalidBody(describeIssue(parsed.error));
   const { plan, name, perMinute, perDay } = parsed.data;
   const limits = perMinute !== undefined && perDay !== undefined ? { perMinute, perDay } : null;
-  const { secret, record } = issueKey({ plan, name: name ?? null, admin: false, limits }, deps.now);
+  const expiresAt = futureInstant(parsed.data.expiresAt, deps.now());
+  const { secret, record } = issueKey({ plan, name: name ?? null, admin: false, limits, expiresAt }, deps.now);
   return deps.creates.run<KeyRecord, CreatedKey>(
     event,
     body,
@@ -39,7 +41,7 @@ export async function createKey(event: H3Event, deps: KeyRoutesDeps): Promise<Cr
     (created) => ({
       status: 201,
       headers: { location: `${API_PREFIX}/keys/${created.id}` },
-      body: { id: created.id, key: secret, prefix: created.prefix, plan, name: created.name, limits: deps.limitsOf(created), createdAt: created.createdAt },
+      body: { id: created.id, key: secret, prefix: created.prefix, plan, name: created.name, limits: deps.limitsOf(created), createdAt: created.createdAt, ...expiryOf(created) },
     }),
   );
 }
@@ -73,11 +75,17 @@ export async function getCurrentKey(event: H3Event, deps: KeyRoutesDeps & { limi
   };
 }
 
+// Only on keys that expire: the answer for the others stays as it was before keys could.
+function expiryOf(record: KeyRecord): { expiresAt?: string } {
+  return record.expiresAt ? { expiresAt: record.expiresAt } : {};
+}
+
 function toUsageWindow(window: WindowState) {
   return { limit: window.limit, remaining: window.remaining, resetAt: new Date(window.resetAt * 1000).toISOString() };
 }
 
 function toKeyView(record: KeyRecord, limits: KeyLimits): KeyView {
   const { id, prefix, plan, name, admin, createdAt, revokedAt, lastUsedAt } = record;
-  return { id, prefix, plan, name, admin, limits, createdAt, revokedAt, lastUsedAt };
+  const ends = { expiresAt: record.expiresAt ?? null, rotatedAt: record.rotatedAt ?? null };
+  return { id, prefix, plan, name, admin, limits, createdAt, revokedAt, lastUsedAt, ...ends };
 }

@@ -1,8 +1,8 @@
-import type { KeyRecord, KeyStore } from "../key-store.js";
+import type { KeyRecord, KeyStore, Rotation } from "../key-store.js";
 import type { CreateOptions } from "../idempotency-store.js";
 import type { GroupCommit } from "./group-commit.js";
 import { stageCreate } from "./stage-create.js";
-import { newKeyRecord } from "./records.js";
+import { newKeyRecord, rotatedKeyRecord } from "./records.js";
 import type { StoreState } from "./store-state.js";
 
 /** Lookups answer from the in-memory maps; creates and revocations go through the group commit. */
@@ -47,6 +47,19 @@ export class IndexedKeyStore implements KeyStore {
     // A second revocation in the same batch keeps the first instant.
     await this.#commit.stage((batch) => {
       if (!batch.revocations.has(id)) batch.revocations.set(id, revokedAt);
+    });
+    return this.#state.keys.byId(id);
+  }
+
+  async rotate(id: string, rotation: Rotation): Promise<KeyRecord | undefined> {
+    const record = this.#state.keys.byId(id);
+    if (!record || record.revokedAt !== null) return record;
+    if (this.#state.keys.byHash(rotation.hash) || this.#stagedHashes.has(rotation.hash)) {
+      throw new Error("a key with the same secret already exists");
+    }
+    // Two rotations in one batch: the second builds on the first, so its previous secret is the first's new one.
+    await this.#commit.stage((batch) => {
+      batch.rotations.set(id, rotatedKeyRecord(batch.rotations.get(id) ?? record, rotation));
     });
     return this.#state.keys.byId(id);
   }

@@ -4,7 +4,7 @@ import { IndexedIdempotencyStore } from "./indexed-idempotency-store.js";
 import { IndexedKeyStore } from "./indexed-key-store.js";
 import { IndexedOrderStore } from "./indexed-order-store.js";
 import { IndexedPetStore } from "./indexed-pet-store.js";
-import type { StoreState } from "./store-state.js";
+import { emptyBatch, type StoreState } from "./store-state.js";
 
 export interface IndexedStoreParts {
   /** What errors name: the db file. */
@@ -29,6 +29,9 @@ export function createIndexedStore({ name, state, persist, finish, release }: In
     orders,
     keys: new IndexedKeyStore(state, commit),
     idempotency: new IndexedIdempotencyStore(state),
+    // The state holds only what is durable and changes between group commits, never during one
+    // turn of the event loop: a snapshot taken in one turn is consistent without stopping writes.
+    snapshot: async () => state.snapshot(emptyBatch()),
     close: () => (closing ??= closeStore(commit, finish, release)),
   };
 }

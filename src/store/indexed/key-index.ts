@@ -32,11 +32,24 @@ export class KeyIndex {
     for (const record of this.#revoked(revocations)) this.#put(record);
   }
 
-  /** Every record as it will be once `revocations` apply, followed by `added`. */
-  concat(revocations: ReadonlyMap<string, string>, added: readonly KeyRecord[]): KeyRecord[] {
+  /**
+   * Replaces keys by their rotated records. The secret before the previous one is forgotten:
+   * only the current and the previous (in its grace period) are looked up.
+   */
+  rotate(rotated: Iterable<KeyRecord>): void {
+    for (const record of rotated) {
+      const held = this.#byId.get(record.id);
+      if (held?.previousHash) this.#byHash.delete(held.previousHash);
+      this.#put(freezeKeyRecord(record));
+    }
+  }
+
+  /** Every record as it will be once `revocations` and `rotations` apply, followed by `added`. */
+  concat(revocations: ReadonlyMap<string, string>, added: readonly KeyRecord[], rotations: ReadonlyMap<string, KeyRecord> = new Map()): KeyRecord[] {
     const revoked = new Map(this.#revoked(revocations).map((record) => [record.id, record]));
     return this.all()
-      .map((record) => revoked.get(record.id) ?? record)
+      .map((record) => rotations.get(record.id) ?? record)
+      .map((record) => withRevocation(record, revoked.get(record.id)))
       .concat(added);
   }
 
@@ -76,5 +89,10 @@ export class KeyIndex {
   #put(record: KeyRecord): void {
     this.#byId.set(record.id, record);
     this.#byHash.set(record.hash, record);
+    if (record.previousHash) this.#byHash.set(record.previousHash, record);
   }
+}
+
+function withRevocation(record: KeyRecord, revoked: KeyRecord | undefined): KeyRecord {
+  return revoked ? { ...record, revokedAt: revoked.revokedAt } : record;
 }

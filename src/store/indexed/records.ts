@@ -2,7 +2,7 @@ import * as z from "zod";
 import { KeyLimitsSchema, PetSchema, PlanSchema } from "../../contract/schemas.js";
 import { fieldAndRule, summarizeIssue } from "../../contract/validation.js";
 import type { NewPet, Pet } from "../../contract/values.js";
-import type { KeyRecord } from "../key-store.js";
+import type { KeyRecord, Rotation } from "../key-store.js";
 import type { PetPatch, StoredPet } from "../pet-store.js";
 
 /** A pet in the db file and the journal: `revision` only once past 1 (older files have none). */
@@ -26,6 +26,11 @@ export const KeyRecordSchema = z.object({
   createdAt: z.iso.datetime(),
   revokedAt: z.iso.datetime().nullable(),
   lastUsedAt: z.iso.datetime().nullable(),
+  // Absent in files written before keys could expire or be rotated.
+  expiresAt: z.iso.datetime().nullable().optional(),
+  previousHash: z.string().min(1).nullable().optional(),
+  previousHashUntil: z.iso.datetime().nullable().optional(),
+  rotatedAt: z.iso.datetime().nullable().optional(),
 });
 
 /** An idempotency record in the db file and the journal; its answer is sealed by the server. */
@@ -71,6 +76,12 @@ function definedFields(patch: PetPatch): PetPatch {
 
 export function newKeyRecord(record: KeyRecord): KeyRecord {
   return freezeKeyRecord(check(KeyRecordSchema, "key", record));
+}
+
+/** The record after `rotation`: the current secret becomes the previous one, valid for the grace period. */
+export function rotatedKeyRecord(record: KeyRecord, rotation: Rotation): KeyRecord {
+  const { hash, prefix, graceUntil, at } = rotation;
+  return freezeKeyRecord({ ...record, hash, prefix, previousHash: record.hash, previousHashUntil: graceUntil, rotatedAt: at });
 }
 
 export function freezeKeyRecord(record: KeyRecord): KeyRecord {

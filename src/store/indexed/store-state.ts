@@ -10,9 +10,12 @@ import { toOrderRecord, toStoredOrder, type OrderRecord } from "./order-records.
 import { firstAfter, PetIndex, toPetRecord } from "./pet-index.js";
 import { toStoredPet, type PetRecord } from "./records.js";
 
+/** The db file's format version (see lowdb/upgrade-file.ts): 2 since keys can expire and be rotated. */
+export const STORE_DATA_VERSION = 2;
+
 /** Everything a store holds, as it is written to the db file. */
 export interface StoreData {
-  version: 1;
+  version: typeof STORE_DATA_VERSION;
   nextPetId: number;
   /** Sorted by id. Deleted pets are simply absent; nextPetId keeps their ids from coming back. */
   pets: PetRecord[];
@@ -35,6 +38,8 @@ export interface Batch {
   keys: KeyRecord[];
   /** Key id to revokedAt. */
   revocations: Map<string, string>;
+  /** Key id to its record after a rotation (new secret, old one in its grace period). */
+  rotations: Map<string, KeyRecord>;
   /** Placed or moved orders by id, whole; staged with the change of their pet, in the same batch. */
   orders: Map<number, StoredOrder>;
   /** The records of the idempotent creates in this batch: durable with them or not at all. */
@@ -42,11 +47,11 @@ export interface Batch {
 }
 
 export function emptyBatch(): Batch {
-  return { pets: [], updated: new Map(), deleted: new Set(), keys: [], revocations: new Map(), orders: new Map(), idempotency: [] };
+  return { pets: [], updated: new Map(), deleted: new Set(), keys: [], revocations: new Map(), rotations: new Map(), orders: new Map(), idempotency: [] };
 }
 
 export function emptyStoreData(): StoreData {
-  return { version: 1, nextPetId: 1, pets: [], keys: [], nextOrderId: 1, orders: [] };
+  return { version: STORE_DATA_VERSION, nextPetId: 1, pets: [], keys: [], nextOrderId: 1, orders: [] };
 }
 
 /** The committed (durable) state, plus the id counter, which runs ahead of it. */
@@ -95,10 +100,10 @@ export class StoreState {
   snapshot(batch: Batch): StoreData {
     const idempotency = this.idempotency.live(this.#now(), batch.idempotency);
     return {
-      version: 1,
+      version: STORE_DATA_VERSION,
       nextPetId: this.#nextPetId,
       pets: petsAfter(this.pets.records(), batch),
-      keys: this.keys.concat(batch.revocations, batch.keys),
+      keys: this.keys.concat(batch.revocations, batch.keys, batch.rotations),
       nextOrderId: this.#nextOrderId,
       orders: ordersAfter(this.orders.records(), batch),
       // Left out when empty: a db that never saw an Idempotency-Key stays as older versions wrote it.
@@ -112,6 +117,7 @@ export class StoreState {
     this.pets.put([...batch.updated.values()]);
     this.pets.remove(batch.deleted);
     this.keys.add(batch.keys);
+    this.keys.rotate(batch.rotations.values());
     this.keys.revoke(batch.revocations);
     this.orders.put(batch.orders.values());
     this.idempotency.add(batch.idempotency);

@@ -1,10 +1,12 @@
 import * as z from "zod";
 import { firstIssue, IdempotencyRecordSchema, KeyRecordSchema, PetRecordSchema } from "../indexed/records.js";
 import { OrderRecordSchema } from "../indexed/order-records.js";
-import type { StoreData } from "../indexed/store-state.js";
+import { STORE_DATA_VERSION, type StoreData } from "../indexed/store-state.js";
 
 const StoreFileSchema = z.object({
-  version: z.literal(1),
+  // Version 1 files read as they are (every version 2 field is optional); the open then rewrites
+  // them as version 2 after keeping a copy (upgrade-file.ts). A newer version is refused.
+  version: z.union([z.literal(1), z.literal(STORE_DATA_VERSION)]).transform((): typeof STORE_DATA_VERSION => STORE_DATA_VERSION),
   nextPetId: z.int().min(1),
   pets: z.array(PetRecordSchema),
   keys: z.array(KeyRecordSchema),

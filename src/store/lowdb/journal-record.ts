@@ -18,6 +18,8 @@ const JournalRecordSchema = z.object({
   keys: z.array(KeyRecordSchema).default([]),
   revoked: KeyInstantsSchema.default([]),
   touched: KeyInstantsSchema.default([]),
+  /** Rotated keys, whole, with their new hash and the previous one. */
+  rotated: z.array(KeyRecordSchema).default([]),
   /** Only on lines that place or move orders; their pets' changes are on the same line. */
   nextOrderId: z.int().min(1).optional(),
   /** Placed or moved orders, whole, at their new revision. */
@@ -45,6 +47,7 @@ export function encodeRecord({ batch, touches, nextPetId, nextOrderId }: Commit)
   if (batch.deleted.size > 0) record.deleted = [...batch.deleted];
   if (batch.keys.length > 0) record.keys = batch.keys;
   if (batch.revocations.size > 0) record.revoked = [...batch.revocations];
+  if (batch.rotations.size > 0) record.rotated = [...batch.rotations.values()];
   if (touches.size > 0) record.touched = [...touches];
   if (batch.orders.size > 0) Object.assign(record, { nextOrderId, orders: [...batch.orders.values()].map(toOrderRecord) });
   if (batch.idempotency.length > 0) record.idempotency = batch.idempotency;

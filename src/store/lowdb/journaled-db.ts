@@ -111,5 +111,5 @@ export class JournaledDb {
 }
 
 function batchSize(batch: Batch): number {
-  return batch.pets.length + batch.updated.size + batch.deleted.size + batch.keys.length + batch.revocations.size;
+  return batch.pets.length + batch.updated.size + batch.deleted.size + batch.keys.length + batch.revocations.size + batch.rotations.size;
 }

@@ -4,7 +4,7 @@ import { StorageUnavailableError } from "../../support/storage-unavailable.js";
 import { StoreCorruptError, StoreLockedError } from "../errors.js";
 import { acquireLock } from "../lock.js";
 import { createIndexedStore } from "../indexed/indexed-store.js";
-import { emptyStoreData, StoreState } from "../indexed/store-state.js";
+import { emptyStoreData, STORE_DATA_VERSION, StoreState } from "../indexed/store-state.js";
 import type { Store } from "../store.js";
 import { DurableJsonFile, type WriteEvent } from "./durable-json-file.js";
 import { parseStoreFile } from "./file-schema.js";
@@ -13,6 +13,7 @@ import { JournalFile } from "./journal-file.js";
 import { parseJournal, type ParsedJournal } from "./journal-record.js";
 import { DEFAULT_COMPACTION, JournaledDb, type CompactionPolicy } from "./journaled-db.js";
 import { replayJournal } from "./replay-journal.js";
+import { upgradeStoreFile } from "./upgrade-file.js";
 
 export interface LowdbStoreOptions {
   /** Told when a stale lock is taken over, a torn journal line is dropped, or a compaction fails. */
@@ -38,6 +39,8 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions): 
   });
   try {
     const { db, state } = await openJournaledDb(file, options);
+    // After the open succeeded: a db that cannot be opened is left as it was, old version included.
+    await upgradeOrThrow(file, options.warn);
     // After the open, so that a db that cannot be opened leaves every file as it found it.
     await removeLeftoverTemps(file).catch((error: unknown) => {
       options.warn(`cannot remove leftover temporary files of ${file}: ${messageOf(error)}`);
@@ -47,6 +50,15 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions): 
     await lock.release();
     throw error;
   }
+}
+
+/** An older db file is upgraded before it is read, its copy kept beside it; said once, on stderr. */
+async function upgradeOrThrow(file: string, warn: (message: string) => void): Promise<void> {
+  const upgrade = await upgradeStoreFile(file).catch((error: unknown) => {
+    if (error instanceof StoreCorruptError) throw error;
+    throw new StorageUnavailableError(file, `cannot upgrade it: ${messageOf(error)}`);
+  });
+  if (upgrade) warn(`upgraded ${file} from format version ${upgrade.from} to ${STORE_DATA_VERSION}; the old file is kept as ${upgrade.backup}`);
 }
 
 /** Reads the lowdb document, replays the journal over it, and opens the journal for appending. */

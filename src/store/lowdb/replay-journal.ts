@@ -24,6 +24,7 @@ export function replayJournal(data: StoreData, records: readonly JournalRecord[]
     for (const pet of record.updated) pets.put(pet, where);
     for (const id of record.deleted) pets.delete(id);
     for (const key of record.keys) keys.add(key, where);
+    for (const rotated of record.rotated) keys.rotate(rotated, where);
     for (const [id, at] of record.revoked) keys.revoke(id, at, where);
     for (const [id, at] of record.touched) keys.touch(id, at, where);
     for (const order of record.orders) orders.put(order, where);
@@ -32,7 +33,7 @@ export function replayJournal(data: StoreData, records: readonly JournalRecord[]
     nextOrderId = Math.max(nextOrderId, record.nextOrderId ?? 1);
   });
   const stored = idempotency.size > 0 ? { idempotency: [...idempotency.values()] } : {};
-  return { version: 1, nextPetId, pets: pets.records(), keys: keys.records(), nextOrderId, orders: orders.records(), ...stored };
+  return { version: data.version, nextPetId, pets: pets.records(), keys: keys.records(), nextOrderId, orders: orders.records(), ...stored };
 }
 
 /** Pets by id as records are replayed; a record older than the held revision is a no-op. */
@@ -96,6 +97,15 @@ class KeyTable {
     if (held) return;
     if (this.#idByHash.has(record.hash)) throw new Error(`${where}: key ${record.id} has the secret of another key`);
     this.#byId.set(record.id, record);
+    this.#idByHash.set(record.hash, record.id);
+  }
+
+  /** The rotated record replaces the held one; replaying it again over a newer snapshot changes nothing. */
+  rotate(record: KeyRecord, where: string): void {
+    const held = this.#known(record.id, where);
+    if (held.hash === record.hash) return;
+    this.#idByHash.delete(held.hash);
+    this.#byId.set(record.id, { ...record, revokedAt: held.revokedAt, lastUsedAt: held.lastUsedAt ?? record.lastUsedAt });
     this.#idByHash.set(record.hash, record.id);
   }
 

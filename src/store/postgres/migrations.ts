@@ -2,6 +2,7 @@
 // schema_migrations; a new step is appended here, never edited once released.
 import type { Pool, PoolClient } from "pg";
 import { ORDERS_MIGRATION } from "./orders-migration.js";
+import { KEY_LIFETIMES_MIGRATION } from "./key-lifetimes-migration.js";
 
 export interface Migration {
   version: number;
@@ -72,6 +73,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   ORDERS_MIGRATION,
+  KEY_LIFETIMES_MIGRATION,
 ];
 
 // Any constant works, as long as every petstore uses the same one: pg_advisory_xact_lock

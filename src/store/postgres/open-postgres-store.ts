@@ -4,6 +4,8 @@ import { redactUrl } from "../../support/http-url.js";
 import type { Store } from "../store.js";
 import { PostgresIdempotencyStore } from "./idempotency-rows.js";
 import { migrate } from "./migrations.js";
+import { snapshotPostgres } from "./postgres-data.js";
+import { storageCall } from "./storage-errors.js";
 import { PostgresKeyStore } from "./postgres-key-store.js";
 import { PostgresOrderStore } from "./postgres-order-store.js";
 import { PostgresPetStore } from "./postgres-pet-store.js";
@@ -54,6 +56,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     keys: new PostgresKeyStore(pool, database, touches),
     orders: new PostgresOrderStore(pool, database),
     idempotency: new PostgresIdempotencyStore(pool, database, options.warn),
+    snapshot: () => storageCall(database, () => snapshotPostgres(pool)),
     close: () => (closing ??= closePool(pool, touches, options.warn)),
   };
 }

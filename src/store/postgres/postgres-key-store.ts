@@ -1,9 +1,9 @@
 import { DatabaseError, type Pool, type PoolClient } from "pg";
 import { IdempotencyKeyTakenError, recordOf, type CreateOptions, type IdempotentWrite } from "../idempotency-store.js";
-import type { KeyRecord, KeyStore } from "../key-store.js";
+import type { KeyRecord, KeyStore, Rotation } from "../key-store.js";
 import { inTransaction, insertIdempotencyRecords } from "./idempotency-rows.js";
 import { freezeKeyRecord, newKeyRecord } from "../indexed/records.js";
-import { KEY_COLUMNS, keyValues, toKeyRecord, type KeyRow } from "./rows.js";
+import { KEY_COLUMNS, KEY_PLACEHOLDERS, keyValues, toKeyRecord, type KeyRow } from "./rows.js";
 import { storageCall } from "./storage-errors.js";
 import type { TouchBuffer } from "./touch-buffer.js";
 
@@ -30,7 +30,7 @@ export class PostgresKeyStore implements KeyStore {
     try {
       const write = options.idempotency;
       const created = await (write ? this.#insertIdempotent(record, write) : this.#insert(this.#pool, record)).catch((error: unknown) => {
-        throw duplicateKeyError(error, record) ?? error;
+        throw duplicateKeyError(error, record.id) ?? error;
       });
       if (created === undefined) throw new IdempotencyKeyTakenError(options.idempotency?.id ?? "");
       return created;
@@ -42,7 +42,7 @@ export class PostgresKeyStore implements KeyStore {
   async #insert(client: Pool | PoolClient, record: KeyRecord): Promise<KeyRecord> {
     const { rows } = await storageCall(this.#database, () =>
       client.query<KeyRow>(
-        `INSERT INTO api_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${KEY_COLUMNS}`,
+        `INSERT INTO api_keys (${KEY_COLUMNS}) VALUES (${KEY_PLACEHOLDERS}) RETURNING ${KEY_COLUMNS}`,
         keyValues(record),
       ),
     );
@@ -67,7 +67,7 @@ export class PostgresKeyStore implements KeyStore {
 
   async findByHash(hash: string): Promise<KeyRecord | undefined> {
     const { rows } = await storageCall(this.#database, () =>
-      this.#pool.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE hash = $1`, [hash]),
+      this.#pool.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE hash = $1 OR previous_hash = $1`, [hash]),
     );
     return rows[0] && this.#withPendingUse(toKeyRecord(rows[0]));
   }
@@ -88,6 +88,25 @@ export class PostgresKeyStore implements KeyStore {
         [id, at.toISOString()],
       ),
     );
+    return rows[0] && this.#withPendingUse(toKeyRecord(rows[0]));
+  }
+
+  /** One UPDATE: the row is the truth every instance reads, so the grace period holds on all of them. */
+  async rotate(id: string, rotation: Rotation): Promise<KeyRecord | undefined> {
+    if (this.#creating.has(id)) return undefined;
+    const { rows } = await storageCall(this.#database, () =>
+      this.#pool.query<KeyRow>(
+        `UPDATE api_keys SET previous_hash = CASE WHEN revoked_at IS NULL THEN hash ELSE previous_hash END,
+           previous_hash_until = CASE WHEN revoked_at IS NULL THEN $4::timestamptz ELSE previous_hash_until END,
+           rotated_at = CASE WHEN revoked_at IS NULL THEN $5::timestamptz ELSE rotated_at END,
+           prefix = CASE WHEN revoked_at IS NULL THEN $3 ELSE prefix END,
+           hash = CASE WHEN revoked_at IS NULL THEN $2 ELSE hash END
+         WHERE id = $1 RETURNING ${KEY_COLUMNS}`,
+        [id, rotation.hash, rotation.prefix, rotation.graceUntil, rotation.at],
+      ),
+    ).catch((error: unknown) => {
+      throw duplicateKeyError(error, id) ?? error;
+    });
     return rows[0] && this.#withPendingUse(toKeyRecord(rows[0]));
   }
 
@@ -115,7 +134,7 @@ export class PostgresKeyStore implements KeyStore {
         // then sees the first one's admin key.
         await client.query("SELECT pg_advisory_xact_lock($1)", [FIRST_ADMIN_LOCK]);
         const { rowCount } = await client.query(
-          `INSERT INTO api_keys (${KEY_COLUMNS}) SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11
+          `INSERT INTO api_keys (${KEY_COLUMNS}) SELECT ${KEY_PLACEHOLDERS}
            WHERE NOT EXISTS (SELECT 1 FROM api_keys WHERE admin AND revoked_at IS NULL)`,
           keyValues(record),
         );
@@ -141,9 +160,9 @@ export class PostgresKeyStore implements KeyStore {
 // Any constant, the same in every petstore; distinct from the migration lock.
 const FIRST_ADMIN_LOCK = 7_365_201_102;
 
-function duplicateKeyError(error: unknown, record: KeyRecord): Error | undefined {
+function duplicateKeyError(error: unknown, id: string): Error | undefined {
   if (!(error instanceof DatabaseError) || error.code !== "23505") return undefined;
-  return error.constraint === "api_keys_hash_key"
+  return error.constraint === "api_keys_hash_key" || error.constraint === "api_keys_previous_hash_key"
     ? new Error("a key with the same secret already exists")
-    : new Error(`a key with the id ${record.id} already exists`);
+    : new Error(`a key with the id ${id} already exists`);
 }

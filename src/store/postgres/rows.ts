@@ -24,11 +24,18 @@ export interface KeyRow {
   created_at: Date;
   revoked_at: Date | null;
   last_used_at: Date | null;
+  expires_at: Date | null;
+  previous_hash: string | null;
+  previous_hash_until: Date | null;
+  rotated_at: Date | null;
 }
 
 export const PET_COLUMNS = "id, name, category_id, status, revision";
 export const KEY_COLUMNS =
-  "id, hash, prefix, plan, name, admin, per_minute, per_day, created_at, revoked_at, last_used_at";
+  "id, hash, prefix, plan, name, admin, per_minute, per_day, created_at, revoked_at, last_used_at, " +
+  "expires_at, previous_hash, previous_hash_until, rotated_at";
+/** $1, $2, ... one per column of KEY_COLUMNS, for an INSERT of keyValues(record). */
+export const KEY_PLACEHOLDERS = KEY_COLUMNS.split(",").map((_, index) => `$${index + 1}`).join(", ");
 
 export function toPet(row: PetRow): Pet {
   return Object.freeze({ id: safeInteger(row.id), name: row.name, categoryId: safeInteger(row.category_id), status: row.status });
@@ -54,6 +61,10 @@ export function toKeyRecord(row: KeyRow): KeyRecord {
     createdAt: row.created_at.toISOString(),
     revokedAt: row.revoked_at?.toISOString() ?? null,
     lastUsedAt: row.last_used_at?.toISOString() ?? null,
+    expiresAt: row.expires_at?.toISOString() ?? null,
+    previousHash: row.previous_hash,
+    previousHashUntil: row.previous_hash_until?.toISOString() ?? null,
+    rotatedAt: row.rotated_at?.toISOString() ?? null,
   });
 }
 
@@ -71,6 +82,10 @@ export function keyValues(record: KeyRecord): unknown[] {
     record.createdAt,
     record.revokedAt,
     record.lastUsedAt,
+    record.expiresAt ?? null,
+    record.previousHash ?? null,
+    record.previousHashUntil ?? null,
+    record.rotatedAt ?? null,
   ];
 }
 

@@ -3,6 +3,7 @@ import { KEY_NAME_MAX_LENGTH, PLANS, type CreatedKey, type NewKey, type Plan } f
 import { withClient, type CliContext } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { askForMissing } from "../../internal/ask.js";
+import { durationFlag } from "../../internal/duration.js";
 import { integerFlag, textFlag } from "../../internal/flags.js";
 import { withExamples } from "../../internal/help.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
@@ -12,6 +13,7 @@ interface CreateFlags {
   name?: string;
   perMinute?: string;
   perDay?: string;
+  expiresIn?: string;
 }
 
 export interface CreateOptions {
@@ -26,6 +28,7 @@ export function createCommand(ctx: CliContext): Command {
     .option("--name <name>", `a label for the key (at most ${KEY_NAME_MAX_LENGTH} characters)`)
     .option("--per-minute <n>", "requests per minute (enterprise only, with --per-day)")
     .option("--per-day <n>", "requests per day (enterprise only, with --per-minute)")
+    .option("--expires-in <duration>", "the key stops working after this long: a number with s, m, h or d (30d)")
     .addHelpText(
       "after",
       "\nOutput: stdout carries the secret alone on its line (--json: the whole key object);\n" +
@@ -33,8 +36,11 @@ export function createCommand(ctx: CliContext): Command {
     )
     .action(async (flags: CreateFlags, self: Command) => {
       if (flags.plan !== undefined) newKeyOf(flags, flags.plan);
+      // Checked before the plan is asked for, so a mistake costs no question either.
+      if (flags.expiresIn !== undefined) durationFlag("--expires-in", flags.expiresIn);
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
       const key = newKeyOf(flags, flags.plan ?? (await askPlan(ctx)));
+      if (flags.expiresIn !== undefined) key.expiresAt = new Date(ctx.now() + durationFlag("--expires-in", flags.expiresIn) * 1000).toISOString();
       await runCreate({ settings, key }, ctx);
     });
   return withExamples(
@@ -42,6 +48,7 @@ export function createCommand(ctx: CliContext): Command {
     'petstore keys create --plan pro --name "ci"',
     "PETSTORE_API_KEY=$(petstore keys create --plan free) petstore pets list",
     "petstore keys create --plan enterprise --per-minute 5000 --per-day 2000000 --json",
+    'petstore keys create --plan free --name "contractor" --expires-in 30d',
   );
 }
 

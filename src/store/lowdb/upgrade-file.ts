@@ -1,0 +1,46 @@
+// The db file's format version. Version 2 keys may carry an expiry and a rotated-out secret;
+// a petstore that knows only version 1 would drop those fields when loading (zod strips unknown
+// fields), so an expired key would work again. The version number makes it refuse instead.
+import { constants } from "node:fs";
+import { copyFile, readFile } from "node:fs/promises";
+import { writeFileAtomic } from "../../support/json-file.js";
+import { STORE_DATA_VERSION } from "../indexed/store-state.js";
+import { StoreCorruptError } from "../errors.js";
+import { parseStoreFile } from "./file-schema.js";
+
+/** What the upgrade did: the version it found and where the copy of the old file is, or nothing to do. */
+export type Upgrade = { from: number; backup: string } | undefined;
+
+/**
+ * Brings an older db file to the current version, after keeping a copy of it beside it
+ * (`petstore.json.v1.bak`). Call it under the lock. A file that is missing, not JSON, current or
+ * newer is left for the normal read to report; one whose upgrade would not load is left untouched.
+ */
+export async function upgradeStoreFile(file: string): Promise<Upgrade> {
+  const json = await readJson(file);
+  if (json === undefined) return undefined;
+  const from = typeof json.version === "number" ? json.version : 1;
+  if (from >= STORE_DATA_VERSION) return undefined;
+  const upgraded = { ...json, version: STORE_DATA_VERSION };
+  try {
+    parseStoreFile(upgraded);
+  } catch (error) {
+    throw new StoreCorruptError(file, error instanceof Error ? error.message : String(error));
+  }
+  const backup = `${file}.v${from}.bak`;
+  // COPYFILE_EXCL: a copy from an earlier upgrade attempt is the original; never overwrite it.
+  await copyFile(file, backup, constants.COPYFILE_EXCL).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  });
+  await writeFileAtomic(file, JSON.stringify(upgraded), { durable: true });
+  return { from, backup };
+}
+
+async function readJson(file: string): Promise<Record<string, unknown> | undefined> {
+  try {
+    const json = JSON.parse(await readFile(file, "utf8")) as unknown;
+    return typeof json === "object" && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,102 @@
+// The export format: NDJSON, one header line naming the format and its version, one line per
+// record, one end line with the counts. The end line lets an import tell a whole file from one
+// cut short (a full disk, a killed pipe) before it writes anything.
+import * as z from "zod";
+import { IdempotencyRecordSchema, KeyRecordSchema, PetRecordSchema, firstIssue } from "../indexed/records.js";
+import { OrderRecordSchema } from "../indexed/order-records.js";
+import { STORE_DATA_VERSION, type StoreData } from "../indexed/store-state.js";
+
+export const EXPORT_FORMAT = "petstore-export";
+export const EXPORT_VERSION = 1;
+
+const HeaderSchema = z.object({
+  format: z.literal(EXPORT_FORMAT),
+  version: z.int(),
+  nextPetId: z.int().min(1),
+  nextOrderId: z.int().min(1),
+});
+const CountsSchema = z.object({ pets: z.int(), keys: z.int(), orders: z.int(), idempotency: z.int() });
+const LineSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("pet"), record: PetRecordSchema }),
+  z.object({ type: z.literal("key"), record: KeyRecordSchema }),
+  z.object({ type: z.literal("order"), record: OrderRecordSchema }),
+  z.object({ type: z.literal("idempotency"), record: IdempotencyRecordSchema }),
+  z.object({ type: z.literal("end"), counts: CountsSchema }),
+]);
+
+export type Counts = z.infer<typeof CountsSchema>;
+
+/** How many records of each kind `data` holds: what the end line says and an import checks. */
+export function countsOf(data: StoreData): Counts {
+  return { pets: data.pets.length, keys: data.keys.length, orders: data.orders.length, idempotency: data.idempotency?.length ?? 0 };
+}
+
+/** The export's lines, each with its newline: a generator, so a large store is written as it goes. */
+export function* exportLines(data: StoreData): Generator<string> {
+  const { nextPetId, nextOrderId } = data;
+  yield line({ format: EXPORT_FORMAT, version: EXPORT_VERSION, nextPetId, nextOrderId });
+  for (const record of data.pets) yield line({ type: "pet", record });
+  for (const record of data.keys) yield line({ type: "key", record: withoutEmptyFields(record) });
+  for (const record of data.orders) yield line({ type: "order", record });
+  for (const record of data.idempotency ?? []) yield line({ type: "idempotency", record });
+  yield line({ type: "end", counts: countsOf(data) });
+}
+
+// The key fields added after version 1 (expiry, rotation) are left out when null, one form for
+// both engines: file -> PostgreSQL -> file gives back the same lines.
+const OPTIONAL_KEY_FIELDS = new Set(["expiresAt", "previousHash", "previousHashUntil", "rotatedAt"]);
+
+function withoutEmptyFields(record: object): object {
+  return Object.fromEntries(Object.entries(record).filter(([name, value]) => value !== null || !OPTIONAL_KEY_FIELDS.has(name)));
+}
+
+function line(value: object): string {
+  return `${JSON.stringify(value)}\n`;
+}
+
+/**
+ * The store data of an export's text; throws naming the line when it is of another format or
+ * version, malformed, or cut short (no end line, or counts that differ from its records).
+ */
+export function parseExport(text: string): StoreData {
+  const lines = text.split("\n").filter((each) => each.trim() !== "");
+  const header = HeaderSchema.safeParse(parseJson(lines[0] ?? "", 1));
+  if (!header.success) throw new Error(`line 1: not a ${EXPORT_FORMAT} header (${firstIssue(header.error)})`);
+  if (header.data.version !== EXPORT_VERSION) {
+    throw new Error(`the export has format version ${header.data.version}; this petstore reads version ${EXPORT_VERSION} only`);
+  }
+  const data: StoreData = { version: STORE_DATA_VERSION, nextPetId: header.data.nextPetId, pets: [], keys: [], nextOrderId: header.data.nextOrderId, orders: [], idempotency: [] };
+  let end: Counts | undefined;
+  lines.slice(1).forEach((text, index) => {
+    const number = index + 2;
+    if (end) throw new Error(`line ${number}: a record after the end line`);
+    const parsed = LineSchema.safeParse(parseJson(text, number));
+    if (!parsed.success) throw new Error(`line ${number}: ${firstIssue(parsed.error)}`);
+    const entry = parsed.data;
+    if (entry.type === "end") end = entry.counts;
+    else if (entry.type === "pet") data.pets.push(entry.record);
+    else if (entry.type === "key") data.keys.push(entry.record);
+    else if (entry.type === "order") data.orders.push(entry.record);
+    else data.idempotency?.push(entry.record);
+  });
+  if (!end) throw new Error("the export has no end line: it was cut short");
+  assertCounts(end, countsOf(data), "the end line says");
+  if (data.idempotency?.length === 0) delete data.idempotency;
+  return data;
+}
+
+/** Throws naming each kind whose count differs. */
+export function assertCounts(expected: Counts, actual: Counts, what: string): void {
+  const differ = (Object.keys(expected) as (keyof Counts)[]).filter((kind) => expected[kind] !== actual[kind]);
+  if (differ.length > 0) {
+    throw new Error(`${what} ${differ.map((kind) => `${expected[kind]} ${kind}`).join(", ")}, found ${differ.map((kind) => `${actual[kind]} ${kind}`).join(", ")}`);
+  }
+}
+
+function parseJson(text: string, number: number): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new Error(`line ${number}: not JSON`);
+  }
+}

@@ -1,0 +1,46 @@
+// A db file written by an older petstore (format version 1, before keys could expire or be
+// rotated) is upgraded at open, after a copy of it is kept beside it.
+import { copyFile, readFile, writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { StoreCorruptError } from "../../src/store/errors.js";
+import { openCounted, removeTempDirs, tempDbPath } from "./support.js";
+
+afterAll(removeTempDirs);
+
+const FIXTURE = fileURLToPath(new URL("../fixtures/petstore-v1.json", import.meta.url));
+
+describe("a version 1 db file", () => {
+  it("is upgraded to version 2 at open, the old file kept as <file>.v1.bak, its data unchanged", async () => {
+    const file = await tempDbPath();
+    await copyFile(FIXTURE, file);
+    const { store, warnings } = await openCounted(file);
+    expect(warnings).toEqual([`upgraded ${file} from format version 1 to 2; the old file is kept as ${file}.v1.bak`]);
+    expect(await readFile(`${file}.v1.bak`, "utf8")).toBe(await readFile(FIXTURE, "utf8"));
+    const upgraded = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+    expect(upgraded.version).toBe(2);
+    expect({ ...upgraded, version: 1 }).toEqual(JSON.parse(await readFile(FIXTURE, "utf8")));
+    expect((await store.keys.list()).map((key) => key.name)).toEqual(["from v1"]);
+    expect((await store.pets.create({ name: "New", categoryId: 1, status: "available" })).id).toBe(4);
+    await store.close();
+
+    const again = await openCounted(file);
+    expect(again.warnings).toEqual([]);
+    await again.store.close();
+  });
+
+  it("is left untouched, with no copy, when it cannot be opened", async () => {
+    const file = await tempDbPath();
+    const broken = (await readFile(FIXTURE, "utf8")).replace('"status":"sold"', '"status":"lost"');
+    await writeFile(file, broken);
+    await expect(openCounted(file)).rejects.toBeInstanceOf(StoreCorruptError);
+    expect(await readFile(file, "utf8")).toBe(broken);
+    await expect(readFile(`${file}.v1.bak`)).rejects.toThrow(/ENOENT/);
+  });
+
+  it("a file of a newer version is refused, naming the version", async () => {
+    const file = await tempDbPath();
+    await writeFile(file, (await readFile(FIXTURE, "utf8")).replace('"version":1', '"version":3'));
+    await expect(openCounted(file)).rejects.toThrow(/version/);
+  });
+});
