@@ -14,6 +14,7 @@ import { inventoryCommand } from "./commands/inventory.js";
 import { registerOpenApi } from "./commands/openapi.js";
 import { registerServe } from "./commands/serve.js";
 import { registerStatus } from "./commands/status.js";
+import { apiCommand } from "./commands/api.js";
 import { addShapingOptions, applyShaping, bufferedSink, prepareShaping, splitJsonFields, commandNames, commandPath, type Shaping } from "./output/json-shaping.js";
 
 export { createProcessContext } from "./process-context.js";
@@ -67,7 +68,7 @@ function buildProgram(ctx: CliContext, setExitCode: (code: number) => void): Com
   addGlobalOptions(program);
   program.addHelpText("after", PROGRAM_HELP);
   program.addCommand(petsCommand(ctx)).addCommand(keysCommand(ctx)).addCommand(configCommand(ctx));
-  program.addCommand(ordersCommand(ctx)).addCommand(inventoryCommand(ctx));
+  program.addCommand(ordersCommand(ctx)).addCommand(inventoryCommand(ctx)).addCommand(apiCommand(ctx));
   program.addCommand(completionCommand(ctx)).addCommand(completeValuesCommand(ctx), { hidden: true });
   registerServe(program, ctx, setExitCode);
   registerOpenApi(program, ctx);
