@@ -17,7 +17,6 @@ export const RECORD_FIELDS: Readonly<Record<string, readonly string[]>> = {
   "pets get": PET_FIELDS,
   "pets add": PET_FIELDS,
   "pets update": PET_FIELDS,
-  "pets export": PET_FIELDS,
   "orders list": ORDER_FIELDS,
   "orders get": ORDER_FIELDS,
   "orders place": ORDER_FIELDS,

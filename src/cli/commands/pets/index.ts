@@ -2,6 +2,7 @@ import { Command } from "commander";
 import type { CliContext } from "../../context.js";
 import { addCommand } from "./add.js";
 import { deleteCommand } from "./delete.js";
+import { exportCommand } from "./export.js";
 import { getCommand } from "./get.js";
 import { importCommand } from "./import.js";
 import { listCommand } from "./list.js";
@@ -15,5 +16,6 @@ export function petsCommand(ctx: CliContext): Command {
     .addCommand(getCommand(ctx))
     .addCommand(updateCommand(ctx))
     .addCommand(deleteCommand(ctx))
-    .addCommand(importCommand(ctx));
+    .addCommand(importCommand(ctx))
+    .addCommand(exportCommand(ctx));
 }
