@@ -15,7 +15,7 @@ import { registerOpenApi } from "./commands/openapi.js";
 import { registerServe } from "./commands/serve.js";
 import { registerStatus } from "./commands/status.js";
 import { apiCommand } from "./commands/api.js";
-import { addShapingOptions, applyShaping, bufferedSink, prepareShaping, splitJsonFields, commandNames, commandPath, type Shaping } from "./output/json-shaping.js";
+import { addShapingOptions, applyShaping, bufferedSink, prepareShaping, splitJsonFields, commandPath, type Shaping } from "./output/json-shaping.js";
 
 export { createProcessContext } from "./process-context.js";
 
@@ -41,7 +41,7 @@ export async function main(argv: readonly string[], ctx: CliContext): Promise<nu
     return ExitCode.ok;
   }
   try {
-    await program.parseAsync(splitJsonFields(argv, commandNames(program)), { from: "user" });
+    await program.parseAsync(splitJsonFields(argv, program), { from: "user" });
     if (shaping !== undefined) ctx.io.stdout.write(await applyShaping(held.text(), shaping));
     return exitCode;
   } catch (error) {

@@ -49,22 +49,28 @@ const FIELD_LIST = /^[A-Za-z_]\w*(,[A-Za-z_]\w*)*$/;
 
 /**
  * `--json id,name` as `--json --json-fields id,name`: --json stays a plain switch, so
- * `petstore --json pets list` and `pets get --json 3` read as they always did; only a word list
- * that names no command is taken as fields.
+ * `petstore --json pets list` and `pets get --json 3` read as they always did. A word list is
+ * taken as fields unless it names a subcommand of the command reached so far (`--json pets`).
  */
-export function splitJsonFields(argv: readonly string[], commandNames: ReadonlySet<string>): string[] {
+export function splitJsonFields(argv: readonly string[], program: Command): string[] {
   const out: string[] = [];
+  let command: Command | undefined = program;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const next = argv[i + 1];
     if (arg === "--") return [...out, ...argv.slice(i)];
+    if (!arg.startsWith("-")) command = command?.commands.find((sub) => sub.name() === arg || sub.aliases().includes(arg));
     if (arg.startsWith("--json=")) out.push("--json", "--json-fields", arg.slice("--json=".length));
-    else if (arg === "--json" && next !== undefined && FIELD_LIST.test(next) && !commandNames.has(next)) {
+    else if (arg === "--json" && next !== undefined && FIELD_LIST.test(next) && !isSubcommand(command, next)) {
       out.push("--json", "--json-fields", next);
       i++;
     } else out.push(arg);
   }
   return out;
+}
+
+function isSubcommand(command: Command | undefined, name: string): boolean {
+  return command?.commands.some((sub) => sub.name() === name || sub.aliases().includes(name)) ?? false;
 }
 
 /**
@@ -130,20 +136,6 @@ function pickFields(value: unknown, fields: readonly string[]): unknown {
   if (value === null || typeof value !== "object") return value;
   const record = value as Record<string, unknown>;
   return Object.fromEntries(fields.filter((field) => field in record).map((field) => [field, record[field]]));
-}
-
-/** Every command name and alias, at any depth: words `--json` must not take as fields. */
-export function commandNames(program: Command): Set<string> {
-  const names = new Set<string>();
-  const visit = (command: Command): void => {
-    for (const sub of command.commands) {
-      names.add(sub.name());
-      for (const alias of sub.aliases()) names.add(alias);
-      visit(sub);
-    }
-  };
-  visit(program);
-  return names;
 }
 
 /** `pets list` for the pets list command: its names below the program. */
