@@ -35,8 +35,9 @@ await build({
   sourcemap: "linked",
   logLevel: "warning",
   plugins: [startupTrim],
-  // Server-only packages stay in node_modules: only `serve` imports them, lazily.
-  external: ["h3", "h3/*", "srvx", "srvx/*", "listhen", "lowdb", "lowdb/*", "pino", "prom-client"],
+  // Server-only packages stay in node_modules: only `serve` imports them, lazily. jq-wasm too: a
+  // 1.3 MB Emscripten module that only `--jq` imports, lazily; bundling it would gain nothing.
+  external: ["h3", "h3/*", "srvx", "srvx/*", "listhen", "lowdb", "lowdb/*", "pino", "prom-client", "jq-wasm"],
   // commander is CommonJS and requires node built-ins; ESM output needs a real require.
   banner: {
     js: "import { createRequire as __petstoreCreateRequire } from 'node:module'; const require = __petstoreCreateRequire(import.meta.url);",

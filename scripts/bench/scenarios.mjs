@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { load } from "./lib/load.mjs";
 import { freePort, memoryOf, startProcess } from "./lib/processes.mjs";
 import { row } from "./lib/report.mjs";
+import { clientRssRows, clientStreamRss } from "./client-stream-rss.mjs";
 import { SECRETS, UNLIMITED, writeJsonServerDb, writePetstoreDb } from "./lib/seed.mjs";
 import { wallTimes } from "./lib/wall-time.mjs";
 import { limiterPause } from "./limiter-saves.mjs";
@@ -41,7 +42,10 @@ export async function runScenarios({ root, work, plan, log }) {
   const limiter = await limiterPause({ root, work, seconds: plan.limiterSeconds, log });
   ctx.runs.limiterSaves = limiter;
   const store = storeRows({ ...big, inventory1k });
-  return { rows: [...rowsOf({ get, jsonServerPost, post10k, big, limiter }), ...store], runs: ctx.runs };
+  const clientRss = await clientStreamRss();
+  log(`client peak RSS over 100k pets: streamed ${clientRss.streamed.peakMb} MB, held ${clientRss.held.peakMb} MB`);
+  ctx.runs.clientStreamRss = clientRss;
+  return { rows: [...rowsOf({ get, jsonServerPost, post10k, big, limiter }), ...store, ...clientRssRows(clientRss)], runs: ctx.runs };
 }
 
 async function seed({ work, log }) {

@@ -99,7 +99,8 @@ export function createApiClient(settings: HttpSettings, deps: HttpDeps): ApiClie
       const headers = { ...requestHeaders(body !== undefined), ...options.headers, ...authorization(settings.apiKey) };
       // One key for all the attempts of this POST, so the server runs it at most once and a lost
       // answer can be asked for again (retry-policy.ts then treats the POST as repeatable).
-      if (method === "POST") headers["idempotency-key"] = (deps.idempotencyKey ?? randomUUID)();
+      // A caller's own key wins: `pets import` derives one from the file, so a re-run replays.
+      if (method === "POST") headers["idempotency-key"] = options.headers?.["idempotency-key"] ?? (deps.idempotencyKey ?? randomUUID)();
       const wire: WireRequest = { method, url, headers, body };
       let waitedMs = 0;
       let repeated = false;

@@ -15,6 +15,8 @@ import { inventoryCommand } from "./commands/inventory.js";
 import { registerOpenApi } from "./commands/openapi.js";
 import { registerServe } from "./commands/serve.js";
 import { registerStatus } from "./commands/status.js";
+import { apiCommand } from "./commands/api.js";
+import { addShapingOptions, applyShaping, bufferedSink, prepareShaping, splitJsonFields, commandPath, type Shaping } from "./output/json-shaping.js";
 
 export { createProcessContext } from "./process-context.js";
 
@@ -24,14 +26,24 @@ export async function main(argv: readonly string[], ctx: CliContext): Promise<nu
   const setExitCode = (code: number) => {
     exitCode = code;
   };
-  const program = buildProgram(ctx, setExitCode);
+  // --json fields and --jq shape what a command printed: its stdout is held until it is done.
+  const held = bufferedSink();
+  let shaping: Shaping | undefined;
+  const stdout = { write: (chunk: string) => (shaping === undefined ? ctx.io.stdout.write(chunk) : held.write(chunk)) };
+  const program = buildProgram({ ...ctx, io: { ...ctx.io, stdout } }, setExitCode);
+  program.hook("preAction", async (_root, action) => {
+    shaping = await prepareShaping(action, commandPath(action));
+    // The pager would receive the JSON before it is shaped; shaped output is short anyway.
+    if (shaping !== undefined) program.setOptionValue("pager", false);
+  });
   // A bare `petstore` is a request for help, as in gh: on stdout, exit 0.
   if (argv.length === 0) {
     program.outputHelp();
     return ExitCode.ok;
   }
   try {
-    await program.parseAsync([...argv], { from: "user" });
+    await program.parseAsync(splitJsonFields(argv, program), { from: "user" });
+    if (shaping !== undefined) ctx.io.stdout.write(await applyShaping(held.text(), shaping));
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
@@ -57,12 +69,13 @@ function buildProgram(ctx: CliContext, setExitCode: (code: number) => void): Com
   addGlobalOptions(program);
   program.addHelpText("after", PROGRAM_HELP);
   program.addCommand(petsCommand(ctx)).addCommand(keysCommand(ctx)).addCommand(configCommand(ctx));
-  program.addCommand(ordersCommand(ctx)).addCommand(inventoryCommand(ctx));
+  program.addCommand(ordersCommand(ctx)).addCommand(inventoryCommand(ctx)).addCommand(apiCommand(ctx));
   program.addCommand(dbCommand(ctx));
   program.addCommand(completionCommand(ctx)).addCommand(completeValuesCommand(ctx), { hidden: true });
   registerServe(program, ctx, setExitCode);
   registerOpenApi(program, ctx);
   registerStatus(program, ctx);
+  addShapingOptions(program);
   inheritSettings(program);
   return program;
 }
@@ -78,7 +91,8 @@ function addGlobalOptions(program: Command): void {
     .option("--base-url <url>", `API base URL (default ${DEFAULT_BASE_URL})`)
     .option("--env <name>", "a profile of the config file: production, staging, ...")
     .option("--api-key <key>", "API key (better: `config set api-key -`)")
-    .option("--json", "JSON on stdout; errors as JSON on stderr")
+    .option("--json", "JSON on stdout; errors as JSON on stderr; `--json id,name`: only those fields of each record")
+    .addOption(new Option("--json-fields <fields>", "the fields of `--json id,name`").hideHelp())
     .option("--timeout <ms>", `time limit per request (default ${DEFAULT_TIMEOUT_MS})`)
     .option("--retries <n>", `retries on 429, and (requests safe to repeat) on lost connections, timeouts and 502/503/504 (default ${DEFAULT_RETRIES})`)
     .option("--max-wait <seconds>", `most time to wait in all for Retry-After and backoff (default ${DEFAULT_MAX_WAIT_S})`)

@@ -34,14 +34,14 @@ const GLOBAL_FLAGS = ["--help", "--version", "--base-url", "--env", "--api-key",
 
 // What each line should complete to (the last word is being typed).
 const cases: [string, string[]][] = [
-  ["petstore ", ["pets", "keys", "config", "orders", "inventory", "db", "completion", "serve", "openapi", "status"]],
-  ["petstore pets ", ["list", "add", "get", "update", "delete"]],
+  ["petstore ", ["pets", "keys", "config", "orders", "inventory", "api", "db", "completion", "serve", "openapi", "status"]],
+  ["petstore pets ", ["list", "add", "get", "update", "delete", "import", "export"]],
   ["petstore keys ", ["create", "list", "revoke", "rotate"]],
   ["petstore orders ", ["place", "list", "get", "approve", "deliver", "cancel"]],
   ["petstore orders list --status ", ["placed", "approved", "delivered", "cancelled"]],
   ["petstore orders list --status=", ["placed", "approved", "delivered", "cancelled"]],
-  ["petstore --env staging --base-url http://x/v1 pets ", ["list", "add", "get", "update", "delete"]],
-  ["petstore --env=staging --base-url=http://x/v1 pets ", ["list", "add", "get", "update", "delete"]],
+  ["petstore --env staging --base-url http://x/v1 pets ", ["list", "add", "get", "update", "delete", "import", "export"]],
+  ["petstore --env=staging --base-url=http://x/v1 pets ", ["list", "add", "get", "update", "delete", "import", "export"]],
   ["petstore pets list --status ", ["available", "pending", "sold"]],
   ["petstore keys create --plan ", ["free", "pro", "business", "enterprise"]],
   ["petstore completion ", ["bash", "zsh", "fish"]],
@@ -50,7 +50,7 @@ const cases: [string, string[]][] = [
   ["petstore config get ", ["base-url", "api-key", "deprecation-notices"]],
   ["petstore config unset ", ["base-url", "api-key", "deprecation-notices"]],
   ["petstore pets update 7 --status ", ["available", "pending", "sold"]],
-  ["petstore pets update 7 --if-match x --", ["--name", "--category", "--status", "--if-match", ...GLOBAL_FLAGS]],
+  ["petstore pets update 7 --if-match x --", ["--name", "--category", "--status", "--if-match", "--jq", ...GLOBAL_FLAGS]],
   ["petstore pets delete 7 --", ["--yes", "--if-match", ...GLOBAL_FLAGS]],
   // The --flag=value forms: what is offered is the value (bash and zsh replace the text after "=").
   ["petstore pets list --status=av", ["available"]],
@@ -63,7 +63,7 @@ const cases: [string, string[]][] = [
   ["petstore serve --config=", ["pets.json", "plans.json", "other.txt"]],
   ["petstore serve --db=pets.json --", ["--port", "--host", "--db", "--redis", "--config", "--https", "--cert", "--key", "--quiet", "--log-format", "--trust-proxy", "--metrics-port", "--metrics-host", "--metrics-token", ...GLOBAL_FLAGS]],
   ["petstore serve --log-format ", ["text", "json"]],
-  ["petstore pets add --", ["--name", "--category", "--status", ...GLOBAL_FLAGS]],
+  ["petstore pets add --", ["--name", "--category", "--status", "--jq", ...GLOBAL_FLAGS]],
 ];
 
 /** Runs the bash function on a line split into COMP_WORDS as bash splits it: at blanks, and around "=" unless told. */

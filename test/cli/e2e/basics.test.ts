@@ -50,7 +50,7 @@ describe("petstore completion", () => {
     const result = await runCli(["completion", "bash"]);
     expect(result.code).toBe(0);
     const script = `${result.stdout}\nCOMP_WORDS=(petstore pets ""); COMP_CWORD=2; _petstore_completions; echo "\${COMPREPLY[*]}"`;
-    expect(execFileSync("bash", ["-c", script], { encoding: "utf8" })).toBe("list add get update delete\n");
+    expect(execFileSync("bash", ["-c", script], { encoding: "utf8" })).toBe("list add get update delete import export\n");
   });
 
   it.each(["zsh", "fish"])("prints a %s script", async (shell) => {

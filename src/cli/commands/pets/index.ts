@@ -2,7 +2,9 @@ import { Command } from "commander";
 import type { CliContext } from "../../context.js";
 import { addCommand } from "./add.js";
 import { deleteCommand } from "./delete.js";
+import { exportCommand } from "./export.js";
 import { getCommand } from "./get.js";
+import { importCommand } from "./import.js";
 import { listCommand } from "./list.js";
 import { updateCommand } from "./update.js";
 
@@ -13,5 +15,7 @@ export function petsCommand(ctx: CliContext): Command {
     .addCommand(addCommand(ctx))
     .addCommand(getCommand(ctx))
     .addCommand(updateCommand(ctx))
-    .addCommand(deleteCommand(ctx));
+    .addCommand(deleteCommand(ctx))
+    .addCommand(importCommand(ctx))
+    .addCommand(exportCommand(ctx));
 }

@@ -54,6 +54,8 @@ export function listCommand(ctx: CliContext): Command {
 }
 
 export async function runList(options: ListOptions, ctx: CliContext): Promise<Outcome> {
+  // Every pet as JSON into a pipe or a file: streamed, so 100,000 pets cost one page of memory.
+  if (options.limit === undefined && options.settings.json && !ctx.io.isStdoutTTY) return streamAll(options, ctx);
   const { printPets } = await import("../../output/pets.js");
   const { createProgress } = await import("../../output/progress.js");
   const { stderrOf } = await import("../../output/stream.js");
@@ -110,4 +112,15 @@ function count(n: number, noun: string): string {
 function expectArray<T>(body: unknown, url: string): T[] {
   if (!Array.isArray(body)) throw new Error(`expected a JSON array of pets from ${url}`);
   return body as T[];
+}
+
+async function streamAll(options: ListOptions, ctx: CliContext): Promise<Outcome> {
+  const { petPages } = await import("../../internal/pet-pages.js");
+  const { jsonArrayWriter } = await import("../../output/json-stream.js");
+  const writer = jsonArrayWriter(ctx.io.stdout);
+  await withClient(ctx, options.settings, async (api) => {
+    for await (const page of petPages(api, { status: options.status, categoryId: options.categoryId })) writer.write(page);
+  });
+  writer.end();
+  return { kind: "done" };
 }

@@ -1,0 +1,31 @@
+// The end of `pets import`: invalid records with their lines, the summary on stderr, and with
+// --json the whole report on stdout for a script to act on.
+import { renderJson } from "./json.js";
+import type { OutStream } from "./stream.js";
+
+export interface ImportReport {
+  total: number;
+  created: number;
+  replayed: number;
+  skipped: { line: number; error: string }[];
+  failed: { line: number; error: string }[];
+}
+
+export function printInvalid(invalid: readonly { line: number; error: string }[], stderr: OutStream): void {
+  const lines = invalid.map((record) => `  line ${record.line}: ${record.error}\n`).join("");
+  stderr.write(`Error: ${invalid.length} invalid record${invalid.length === 1 ? "" : "s"}; nothing was sent (--skip-invalid sends the others):\n${lines}`);
+}
+
+export function printImportReport(report: ImportReport, out: { stderr: OutStream; stdout: OutStream; json: boolean }): void {
+  if (report.skipped.length > 0 && !out.json) printSkipped(report.skipped, out.stderr);
+  for (const failure of report.failed) out.stderr.write(`Failed line ${failure.line}: ${failure.error}\n`);
+  out.stderr.write(
+    `Imported ${report.total} record${report.total === 1 ? "" : "s"}: ${report.created} created, ${report.replayed} replayed, ` +
+      `${report.skipped.length} skipped, ${report.failed.length} failed\n`,
+  );
+  if (out.json) out.stdout.write(renderJson(report));
+}
+
+function printSkipped(skipped: readonly { line: number; error: string }[], stderr: OutStream): void {
+  for (const record of skipped) stderr.write(`Skipped line ${record.line}: ${record.error}\n`);
+}

@@ -1,0 +1,147 @@
+// `--json id,name` and `--jq <expr>` for every command that prints records, in one place rather
+// than in each printer: the command prints its JSON as it always does, into a buffer, and the
+// buffer is shaped when the command ends. Plain `--json` is left alone (and `pets list --all
+// --json` keeps streaming); `--jq` needs the whole document, as jq itself does.
+import type { Command } from "commander";
+import type { TextSink } from "../context.js";
+import { UsageError } from "../errors.js";
+import { renderJson } from "./json.js";
+
+const PET_FIELDS = ["id", "name", "categoryId", "status"];
+const ORDER_FIELDS = ["id", "petId", "status", "createdAt", "updatedAt"];
+const KEY_FIELDS = ["id", "prefix", "plan", "name", "admin", "limits", "createdAt", "revokedAt", "lastUsedAt"];
+
+/** The commands that print records, by their path, with the fields a record has. */
+export const RECORD_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  "pets list": PET_FIELDS,
+  "pets get": PET_FIELDS,
+  "pets add": PET_FIELDS,
+  "pets update": PET_FIELDS,
+  "orders list": ORDER_FIELDS,
+  "orders get": ORDER_FIELDS,
+  "orders place": ORDER_FIELDS,
+  "orders approve": ORDER_FIELDS,
+  "orders cancel": ORDER_FIELDS,
+  "orders deliver": ORDER_FIELDS,
+  "keys list": KEY_FIELDS,
+  // `petstore api` prints whatever the API answers: any field, so no list to check against.
+  api: [],
+};
+
+/** What to do with the JSON a command printed. */
+export interface Shaping {
+  fields?: string[];
+  jq?: string;
+}
+
+/** Gives the record commands `--jq`, walking the built program (completion and help see it). */
+export function addShapingOptions(program: Command): void {
+  const visit = (command: Command, path: string[]) => {
+    if (RECORD_FIELDS[path.join(" ")] !== undefined) {
+      command.option("--jq <expression>", "filter the JSON through a jq expression (implies --json)");
+    }
+    for (const sub of command.commands) visit(sub, [...path, sub.name()]);
+  };
+  for (const command of program.commands) visit(command, [command.name()]);
+}
+
+const FIELD_LIST = /^[A-Za-z_]\w*(,[A-Za-z_]\w*)*$/;
+
+/**
+ * `--json id,name` as `--json --json-fields id,name`: --json stays a plain switch, so
+ * `petstore --json pets list` and `pets get --json 3` read as they always did. A word list is
+ * taken as fields unless it names a subcommand of the command reached so far (`--json pets`).
+ */
+export function splitJsonFields(argv: readonly string[], program: Command): string[] {
+  const out: string[] = [];
+  let command: Command | undefined = program;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const next = argv[i + 1];
+    if (arg === "--") return [...out, ...argv.slice(i)];
+    if (!arg.startsWith("-")) command = command?.commands.find((sub) => sub.name() === arg || sub.aliases().includes(arg));
+    if (arg.startsWith("--json=")) out.push("--json", "--json-fields", arg.slice("--json=".length));
+    else if (arg === "--json" && next !== undefined && FIELD_LIST.test(next) && !isSubcommand(command, next)) {
+      out.push("--json", "--json-fields", next);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
+function isSubcommand(command: Command | undefined, name: string): boolean {
+  return command?.commands.some((sub) => sub.name() === name || sub.aliases().includes(name)) ?? false;
+}
+
+/**
+ * Reads and checks the action command's --json fields and --jq before it runs (so a typo costs no
+ * request), turns them into plain --json for the command, and returns the shaping to apply.
+ */
+export async function prepareShaping(command: Command, path: string): Promise<Shaping | undefined> {
+  const opts = command.optsWithGlobals<{ jsonFields?: string; jq?: string }>();
+  if (opts.jsonFields === undefined && opts.jq === undefined) return undefined;
+  if (RECORD_FIELDS[path] === undefined) throw new UsageError(`\`${path}\` does not print records: --json takes no fields there`);
+  const fields = opts.jsonFields === undefined ? undefined : parseFields(opts.jsonFields, path);
+  if (opts.jq !== undefined) await checkJq(opts.jq);
+  command.setOptionValue("json", true);
+  return { fields, jq: opts.jq };
+}
+
+function parseFields(value: string, path: string): string[] {
+  const fields = value.split(",").map((field) => field.trim()).filter(Boolean);
+  const valid = RECORD_FIELDS[path] ?? [];
+  if (valid.length === 0) return fields;
+  const unknown = fields.filter((field) => !valid.includes(field));
+  if (fields.length === 0 || unknown.length > 0) {
+    const what = unknown.length > 0 ? `unknown field${unknown.length === 1 ? "" : "s"} ${unknown.join(", ")}` : "no fields";
+    throw new UsageError(`--json: ${what}; the fields of \`${path}\` are: ${valid.join(", ")}`);
+  }
+  return fields;
+}
+
+async function checkJq(expression: string): Promise<void> {
+  const jq = await import("jq-wasm");
+  try {
+    await jq.raw("null", expression, ["-r"]);
+  } catch (error) {
+    // Only a compile error is the expression's fault; `.a | keys` fails on null but not on data.
+    const message = error instanceof Error ? error.message : String(error);
+    if (/compile error/.test(message)) throw new UsageError(`--jq: ${message.split("\n")[0]}`);
+  }
+}
+
+/** A stdout that holds what is printed, to shape it once the command is done. */
+export function bufferedSink(): TextSink & { text(): string } {
+  const chunks: string[] = [];
+  return { write: (chunk: string) => chunks.push(chunk), text: () => chunks.join("") };
+}
+
+/** The printed JSON, shaped: fields picked from each record, then the jq filter. */
+export async function applyShaping(text: string, shaping: Shaping): Promise<string> {
+  if (text.trim() === "") return text;
+  let value = JSON.parse(text) as unknown;
+  if (shaping.fields !== undefined) value = pickFields(value, shaping.fields);
+  if (shaping.jq === undefined) return renderJson(value);
+  const jq = await import("jq-wasm");
+  try {
+    const out = await jq.raw(JSON.stringify(value), shaping.jq, ["-r"]);
+    return out === "" || out.endsWith("\n") ? out : `${out}\n`;
+  } catch (error) {
+    throw new Error(`--jq: ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}`);
+  }
+}
+
+function pickFields(value: unknown, fields: readonly string[]): unknown {
+  if (Array.isArray(value)) return value.map((item) => pickFields(item, fields));
+  if (value === null || typeof value !== "object") return value;
+  const record = value as Record<string, unknown>;
+  return Object.fromEntries(fields.filter((field) => field in record).map((field) => [field, record[field]]));
+}
+
+/** `pets list` for the pets list command: its names below the program. */
+export function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at?.parent; at = at.parent) names.unshift(at.name());
+  return names.join(" ");
+}
+

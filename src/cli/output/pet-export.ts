@@ -1,0 +1,37 @@
+// The formats of `pets export`, each written page by page: NDJSON and CSV read back by
+// `pets import` (CSV quoted as RFC 4180) and a JSON array; none carries ids, so all three import.
+import type { Pet } from "../../contract/values.js";
+import type { TextSink } from "../context.js";
+import { jsonArrayWriter } from "./json-stream.js";
+
+export const EXPORT_FORMATS = ["ndjson", "csv", "json"] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export interface PetWriter {
+  write(pets: readonly Pet[]): void;
+  end(): void;
+}
+
+export function petWriter(format: ExportFormat, sink: TextSink): PetWriter {
+  if (format === "json") {
+    const array = jsonArrayWriter(sink);
+    return { write: (pets) => array.write(pets.map(importable)), end: () => array.end() };
+  }
+  if (format === "ndjson") {
+    return { write: (pets) => sink.write(pets.map((pet) => `${JSON.stringify(importable(pet))}\n`).join("")), end: () => {} };
+  }
+  sink.write("name,categoryId,status\n");
+  return {
+    write: (pets) => sink.write(pets.map((pet) => `${csvField(pet.name)},${pet.categoryId},${pet.status}\n`).join("")),
+    end: () => {},
+  };
+}
+
+/** What import takes back: a NewPet, without the id (the other store assigns its own). */
+function importable(pet: Pet): Omit<Pet, "id"> {
+  return { name: pet.name, categoryId: pet.categoryId, status: pet.status };
+}
+
+function csvField(value: string): string {
+  return /[",\r\n]/.test(value) || value !== value.trim() ? `"${value.replace(/"/g, '""')}"` : value;
+}
