@@ -23,6 +23,7 @@ import { createKey, getCurrentKey, listKeys, revokeKey } from "./routes/keys.js"
 import { registerRoutes, type Handlers } from "./routes/register.js";
 import { getOpenApi } from "./routes/openapi.js";
 import { getInventory, getOrder, listOrders, placeOrder, updateOrder } from "./routes/orders.js";
+import { streamEvents, type EventRouteDeps } from "./routes/events.js";
 import { createPet, deletePet, getPet, listPets, updatePet } from "./routes/pets.js";
 
 declare module "h3" {
@@ -57,6 +58,8 @@ export interface AppDeps {
   readiness?: () => Promise<Readiness>;
   /** GET /metrics on this port, behind its own token (--metrics-token); 404 without. */
   metricsRoute?: MetricsRoute;
+  /** GET /v1/events: the store's feed, the open streams and their timings. */
+  events?: Omit<EventRouteDeps, "keys">;
 }
 
 /** Builds the API as an h3 app (a fetch function); it never listens. */
@@ -113,6 +116,11 @@ function handlers(deps: AppDeps): Handlers<OperationId> {
     },
     getCurrentKey: (event) => getCurrentKey(event, keyRoutes),
     getOpenApi,
+    streamEvents: (event) => {
+      // An app built without a feed (a unit test of other routes) has no stream to give.
+      if (!deps.events) throw new ApiHttpError("not_found", "this server does not serve events");
+      return streamEvents(event, { ...deps.events, keys: deps.keys });
+    },
   };
 }
 

@@ -1,3 +1,4 @@
+import type { EventFeed } from "./event-feed.js";
 import type { IdempotencyStore } from "./idempotency-store.js";
 import type { KeyStore } from "./key-store.js";
 import type { OrderStore } from "./order-store.js";
@@ -13,6 +14,8 @@ export interface Store {
   orders: OrderStore;
   /** The stored answers of idempotent creates, written by `pets.create` and `keys.create`. */
   idempotency: IdempotencyStore;
+  /** Every change as an event, after it is durable (GET /v1/events). */
+  events: EventFeed;
   /** Waits for pending writes, saves in-memory touches, releases the lock. Idempotent. */
   close(): Promise<void>;
 }

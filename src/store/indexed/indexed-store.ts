@@ -29,6 +29,7 @@ export function createIndexedStore({ name, state, persist, finish, release }: In
     orders,
     keys: new IndexedKeyStore(state, commit),
     idempotency: new IndexedIdempotencyStore(state),
+    events: state.events,
     close: () => (closing ??= closeStore(commit, finish, release)),
   };
 }

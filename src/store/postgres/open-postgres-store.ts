@@ -4,6 +4,7 @@ import { redactUrl } from "../../support/http-url.js";
 import type { Store } from "../store.js";
 import { PostgresIdempotencyStore } from "./idempotency-rows.js";
 import { migrate } from "./migrations.js";
+import { PostgresEventFeed } from "./postgres-event-feed.js";
 import { PostgresKeyStore } from "./postgres-key-store.js";
 import { PostgresOrderStore } from "./postgres-order-store.js";
 import { PostgresPetStore } from "./postgres-pet-store.js";
@@ -48,13 +49,21 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     throw new Error(`cannot open the PostgreSQL database ${database}: ${messageOf(error)}`, { cause: error });
   }
   const touches = new TouchBuffer(pool, database, options.warn);
+  const events = new PostgresEventFeed(pool, url, options.warn);
+  try {
+    await events.open();
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new Error(`cannot listen for events on ${database}: ${messageOf(error)}`, { cause: error });
+  }
   let closing: Promise<void> | undefined;
   return {
     pets: new PostgresPetStore(pool, database, options.onBatch),
     keys: new PostgresKeyStore(pool, database, touches),
     orders: new PostgresOrderStore(pool, database),
     idempotency: new PostgresIdempotencyStore(pool, database, options.warn),
-    close: () => (closing ??= closePool(pool, touches, options.warn)),
+    events,
+    close: () => (closing ??= events.close().then(() => closePool(pool, touches, options.warn))),
   };
 }
 
