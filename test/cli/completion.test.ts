@@ -34,7 +34,7 @@ const GLOBAL_FLAGS = ["--help", "--version", "--base-url", "--env", "--api-key",
 
 // What each line should complete to (the last word is being typed).
 const cases: [string, string[]][] = [
-  ["petstore ", ["pets", "keys", "config", "orders", "inventory", "completion", "serve", "openapi", "status"]],
+  ["petstore ", ["pets", "keys", "config", "orders", "inventory", "events", "completion", "serve", "openapi", "status"]],
   ["petstore pets ", ["list", "add", "get", "update", "delete"]],
   ["petstore keys ", ["create", "list", "revoke"]],
   ["petstore orders ", ["place", "list", "get", "approve", "deliver", "cancel"]],
