@@ -8,6 +8,7 @@ import { SECRETS, UNLIMITED, writeJsonServerDb, writePetstoreDb } from "./lib/se
 import { wallTimes } from "./lib/wall-time.mjs";
 import { limiterPause } from "./limiter-saves.mjs";
 import { inventoryRun, ordersRun, storeRows } from "./store.mjs";
+import { eventsRows } from "./events.mjs";
 
 const LIST = "/v1/pets?limit=20";
 const SOLD = "/v1/pets?status=sold&limit=100";
@@ -41,7 +42,8 @@ export async function runScenarios({ root, work, plan, log }) {
   const limiter = await limiterPause({ root, work, seconds: plan.limiterSeconds, log });
   ctx.runs.limiterSaves = limiter;
   const store = storeRows({ ...big, inventory1k });
-  return { rows: [...rowsOf({ get, jsonServerPost, post10k, big, limiter }), ...store], runs: ctx.runs };
+  const events = await eventsRows(ctx, plan.events);
+  return { rows: [...rowsOf({ get, jsonServerPost, post10k, big, limiter }), ...store, ...events], runs: ctx.runs };
 }
 
 async function seed({ work, log }) {
