@@ -9,6 +9,7 @@ import { SECRETS, UNLIMITED, writeJsonServerDb, writePetstoreDb } from "./lib/se
 import { wallTimes } from "./lib/wall-time.mjs";
 import { limiterPause } from "./limiter-saves.mjs";
 import { inventoryRun, ordersRun, storeRows } from "./store.mjs";
+import { eventsRows } from "./events.mjs";
 
 const LIST = "/v1/pets?limit=20";
 const SOLD = "/v1/pets?status=sold&limit=100";
@@ -45,7 +46,8 @@ export async function runScenarios({ root, work, plan, log }) {
   const clientRss = await clientStreamRss();
   log(`client peak RSS over 100k pets: streamed ${clientRss.streamed.peakMb} MB, held ${clientRss.held.peakMb} MB`);
   ctx.runs.clientStreamRss = clientRss;
-  return { rows: [...rowsOf({ get, jsonServerPost, post10k, big, limiter }), ...store, ...clientRssRows(clientRss)], runs: ctx.runs };
+  const events = await eventsRows(ctx, plan.events);
+  return { rows: [...rowsOf({ get, jsonServerPost, post10k, big, limiter }), ...store, ...clientRssRows(clientRss), ...events], runs: ctx.runs };
 }
 
 async function seed({ work, log }) {

@@ -43,6 +43,11 @@ export interface CliContext {
   pager: (command: string) => Pager;
   /** Questions to the person at the terminal; ask only when io.isStdinTTY and io.isStderrTTY. */
   prompt: Prompter;
+  /**
+   * A signal that aborts on Ctrl-C (SIGINT), for a command that runs until interrupted and
+   * then ends normally. Asked for only by such a command: the others keep Node's default.
+   */
+  interrupt?: () => AbortSignal;
 }
 
 /** A running pager: its input, and the wait for the person to quit it. */

@@ -34,6 +34,11 @@ export interface RequestOptions {
 export interface ApiClient {
   /** `target` is a path under the base URL (`/pets`) or an absolute URL on its origin (a Link). */
   request<T>(method: Method, target: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  /**
+   * One GET whose body is followed as it arrives; no retries (the caller reconnects, it knows
+   * where it left off). Throws ApiError for a non-2xx answer, NetworkError without one.
+   */
+  stream?(target: string, options: Pick<RequestOptions, "query" | "headers"> & { signal: AbortSignal }): Promise<StreamResponse>;
   close(): Promise<void>;
 }
 
@@ -60,10 +65,23 @@ export type Attempt =
   | { kind: "answer"; status: number; headers: ResponseHeaders; text: string }
   | { kind: "failure"; error: NetworkError; transient: boolean };
 
+/** A streaming request's outcome: the body as it arrives (2xx), else an answer read whole, or a failure. */
+export type StreamAttempt =
+  | { kind: "stream"; status: number; headers: ResponseHeaders; body: AsyncIterable<Uint8Array> }
+  | Attempt;
+
 /** Sends one attempt; never throws (a failure is an Attempt too). */
 export interface Transport {
   send(request: WireRequest): Promise<Attempt>;
+  /** Opens a response that is read as it arrives (text/event-stream); aborted by `signal`. Absent: cannot stream. */
+  open?(request: WireRequest, signal: AbortSignal): Promise<StreamAttempt>;
   close(): Promise<void>;
+}
+
+/** An open stream's answer. */
+export interface StreamResponse {
+  headers: ResponseHeaders;
+  body: AsyncIterable<Uint8Array>;
 }
 
 /** What the output layer wants to know; http.ts decides and waits, the hooks only print. */
@@ -124,6 +142,19 @@ export function createApiClient(settings: HttpSettings, deps: HttpDeps): ApiClie
         await deps.sleep(delay);
         waitedMs += delay;
       }
+    },
+    async stream(target, options) {
+      const open = deps.transport.open;
+      if (!open) throw new Error("this transport cannot follow a stream");
+      const url = resolveTarget(settings.baseUrl, target, options.query);
+      const headers = { ...requestHeaders(false), accept: "text/event-stream", ...options.headers, ...authorization(settings.apiKey) };
+      const wire: WireRequest = { method: "GET", url, headers, body: undefined };
+      deps.onRequest?.(wire);
+      const result = await open.call(deps.transport, wire, options.signal);
+      if (result.kind === "failure") throw result.error;
+      if (result.kind === "stream") return { headers: result.headers, body: result.body };
+      const outcome = outcomeOf(result, deps.now());
+      throw apiErrorOf(result, url, outcome.retryAfterMs, { apiKeySent: Boolean(settings.apiKey), retriesMade: 0, repeated: false }, deps.now());
     },
     close: () => deps.transport.close(),
   };

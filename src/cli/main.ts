@@ -12,6 +12,7 @@ import { dbCommand } from "./commands/db/index.js";
 import { petsCommand } from "./commands/pets/index.js";
 import { ordersCommand } from "./commands/orders/index.js";
 import { inventoryCommand } from "./commands/inventory.js";
+import { eventsCommand } from "./commands/events.js";
 import { registerOpenApi } from "./commands/openapi.js";
 import { registerServe } from "./commands/serve.js";
 import { registerStatus } from "./commands/status.js";
@@ -71,6 +72,7 @@ function buildProgram(ctx: CliContext, setExitCode: (code: number) => void): Com
   program.addCommand(petsCommand(ctx)).addCommand(keysCommand(ctx)).addCommand(configCommand(ctx));
   program.addCommand(ordersCommand(ctx)).addCommand(inventoryCommand(ctx)).addCommand(apiCommand(ctx));
   program.addCommand(dbCommand(ctx));
+  program.addCommand(eventsCommand(ctx));
   program.addCommand(completionCommand(ctx)).addCommand(completeValuesCommand(ctx), { hidden: true });
   registerServe(program, ctx, setExitCode);
   registerOpenApi(program, ctx);

@@ -33,6 +33,11 @@ export function createProcessContext(): CliContext {
     config: fileConfigStore(configFilePath(process.env, homedir()), (message) => warnOn(base.io, process.env, message)),
     state: fileStateStore(stateFilePath(process.env, homedir())),
     pager: spawnPager,
+    interrupt: () => {
+      const controller = new AbortController();
+      process.once("SIGINT", () => controller.abort());
+      return controller.signal;
+    },
     prompt: {
       confirm: async (question) => (await terminalPrompt()).confirmOnTerminal(question),
       text: async (question, validate) => (await terminalPrompt()).textOnTerminal(question, validate),
@@ -71,6 +76,12 @@ function lazyClient(load: () => Promise<ApiClient>): ApiClient {
     async request<T>(method: Method, target: string, options?: RequestOptions) {
       loading ??= load();
       return (await loading).request<T>(method, target, options);
+    },
+    async stream(target, options) {
+      loading ??= load();
+      const client = await loading;
+      if (!client.stream) throw new Error("this client cannot follow a stream");
+      return client.stream(target, options);
     },
     async close() {
       if (loading) await (await loading).close();

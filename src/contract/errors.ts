@@ -1,6 +1,7 @@
 // Every error code of the API once: its one HTTP status and what it means. The Error body of
 // every answer, whoever sends it (the guard, a handler, the transport layer, the listener), is
 // built by errorBody/errorJson below. Kept free of zod so the client can import it at start-up.
+import { MAX_STREAMS_PER_KEY } from "./events.js";
 import { DEFAULT_DEADLINES, hours, IDEMPOTENCY_TTL_MS, kibibytes, MAX_BODY_BYTES, MAX_HEADER_BYTES, seconds } from "./limits.js";
 
 export const ERROR_CODES = [
@@ -21,6 +22,7 @@ export const ERROR_CODES = [
   "idempotency_key_reused",
   "rate_limited",
   "key_banned",
+  "too_many_streams",
   "storage_unavailable",
   "internal_error",
   "malformed_request",
@@ -73,6 +75,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, ErrorCodeDoc>> = {
   },
   rate_limited: { status: 429, meaning: "A rate-limit window is exhausted; wait Retry-After seconds, back off exponentially." },
   key_banned: { status: 429, meaning: "Too many requests over the limit: the key (or IP) is banned until Retry-After." },
+  too_many_streams: { status: 429, meaning: `The key already holds ${MAX_STREAMS_PER_KEY} open event streams (GET /v1/events); close one first.` },
   storage_unavailable: { status: 503, meaning: "The database cannot be written right now; nothing was stored. Retry later." },
   internal_error: { status: 500, meaning: "An unexpected error; it is logged on the server, never echoed." },
   malformed_request: {

@@ -51,11 +51,18 @@ function operation(route: RouteEntry): JsonSchema {
     ...(route.request?.parameters ? { parameters: route.request.parameters.map((parameter) => ({ ...parameter, required: parameter.in === "path" })) } : {}),
     ...(route.request?.body ? { requestBody: requestBody(route.request.body, route.request.mediaTypes ?? ["application/json"]) } : {}),
     responses: {
-      [String(success.status)]: response(success.description, success.schema, [...(success.headers ?? []), ...marks]),
+      [String(success.status)]: withMediaType(response(success.description, success.schema, [...(success.headers ?? []), ...marks]), success.mediaType),
       ...(success.notModified ? { "304": response("Not modified: If-None-Match names the current ETag. No body.", undefined, ["ETag", ...marks]) } : {}),
       ...errorResponses(answers(route) satisfies ErrorResponseName[], marks),
     },
   };
+}
+
+/** The success body under its own media type (text/event-stream) instead of application/json. */
+function withMediaType(answer: JsonSchema, mediaType: string | undefined): JsonSchema {
+  const content = answer.content as Record<string, unknown> | undefined;
+  if (!mediaType || !content) return answer;
+  return { ...answer, content: { [mediaType]: content["application/json"] } };
 }
 
 function requestBody(schema: string, mediaTypes: readonly string[]): JsonSchema {

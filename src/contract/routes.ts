@@ -12,6 +12,7 @@ import {
   LIST_LIMIT_MAX,
   LIST_LIMIT_MIN,
 } from "./constants.js";
+import { EVENT_BACKLOG, EVENT_KEEP_ALIVE_MS, EVENT_TYPES, MAX_STREAMS_PER_KEY } from "./events.js";
 import { hours, IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_TTL_MS } from "./limits.js";
 import type { ErrorResponseName, HeaderName } from "./response-names.js";
 
@@ -50,6 +51,8 @@ export interface SuccessResponse {
   notModified?: boolean;
   /** The body's schema; none for 204. */
   schema?: JsonSchema;
+  /** The body's media type when it is not application/json (text/event-stream). */
+  mediaType?: string;
   headers?: HeaderName[];
 }
 
@@ -224,6 +227,44 @@ const STORE_ROUTES = [
   },
 ] as const satisfies readonly RouteEntry[];
 
+const EVENTS_ROUTE = {
+  operationId: "streamEvents",
+  method: "GET",
+  path: "/events",
+  access: "key",
+  stability: "stable",
+  request: {
+    parameters: [
+      query("types", `Comma-separated event types to receive (${EVENT_TYPES.join(", ")}); all when absent.`, { type: "string" }),
+      query("lastEventId", "Resume after this event id, for clients that cannot send the Last-Event-ID header.", { type: "integer", minimum: 0 }),
+      {
+        name: "Last-Event-ID",
+        in: "header",
+        description:
+          `Resume after this event id: the events after it are replayed from the backlog (the last ${EVENT_BACKLOG.events} events or the last hour, ` +
+          "whichever holds more), then the stream goes live. An id older than the backlog gets `event: reset` first: list again.",
+        schema: { type: "integer", minimum: 0 },
+      },
+    ],
+  },
+  doc: {
+    tag: "meta",
+    summary: "Follow every change as Server-Sent Events",
+    description:
+      `A text/event-stream (WHATWG Server-Sent Events). Events: ${EVENT_TYPES.join(", ")}, and reset. Each has \`id:\` (an increasing integer, ` +
+      "global to the store) and one `data:` line of JSON {type, id, at, data}, data being the record after the change ({id} for pet.deleted). " +
+      `Sent after the change is durable, in durable order. A \`: keep-alive\` comment every ${EVENT_KEEP_ALIVE_MS / 1000} s. ` +
+      `At most ${MAX_STREAMS_PER_KEY} open streams per key (429 too_many_streams); a revoked key's stream ends within a second.`,
+    success: {
+      status: 200,
+      description: "The stream, open until the client leaves or the server stops.",
+      mediaType: "text/event-stream",
+      schema: { type: "string", description: "event: <type>\\nid: <event id>\\ndata: {\"type\":...,\"id\":...,\"at\":...,\"data\":{...}}" },
+    },
+    errors: ["InvalidParameter"],
+  },
+} as const satisfies RouteEntry;
+
 export const ROUTES = [
   {
     operationId: "health",
@@ -359,6 +400,7 @@ export const ROUTES = [
     },
   },
   ...STORE_ROUTES,
+  EVENTS_ROUTE,
   {
     operationId: "listKeys",
     method: "GET",

@@ -26,6 +26,7 @@ import type { StoreData } from "../store/indexed/store-state.js";
 import { registerRoutes, type Handlers } from "./routes/register.js";
 import { getOpenApi } from "./routes/openapi.js";
 import { getInventory, getOrder, listOrders, placeOrder, updateOrder } from "./routes/orders.js";
+import { streamEvents, type EventRouteDeps } from "./routes/events.js";
 import { createPet, deletePet, getPet, listPets, updatePet } from "./routes/pets.js";
 
 declare module "h3" {
@@ -62,6 +63,8 @@ export interface AppDeps {
   snapshot?: () => Promise<StoreData>;
   /** GET /metrics on this port, behind its own token (--metrics-token); 404 without. */
   metricsRoute?: MetricsRoute;
+  /** GET /v1/events: the store's feed, the open streams and their timings. */
+  events?: Omit<EventRouteDeps, "keys">;
 }
 
 /** Builds the API as an h3 app (a fetch function); it never listens. */
@@ -124,6 +127,11 @@ function handlers(deps: AppDeps): Handlers<OperationId> {
     getCurrentKey: (event) => getCurrentKey(event, keyRoutes),
     takeBackup: () => takeBackup(deps.snapshot),
     getOpenApi,
+    streamEvents: (event) => {
+      // An app built without a feed (a unit test of other routes) has no stream to give.
+      if (!deps.events) throw new ApiHttpError("not_found", "this server does not serve events");
+      return streamEvents(event, { ...deps.events, keys: deps.keys });
+    },
   };
 }
 

@@ -21,6 +21,9 @@ import { isPostgresUrl } from "./open-backends.js";
 import type { Store } from "../store/store.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
 import type { LimitsConfig } from "../limits/plans.js";
+import { EVENT_KEEP_ALIVE_MS, EVENT_RETRY_MS, MAX_STREAMS_PER_KEY, MAX_UNSENT_BYTES } from "../contract/events.js";
+import type { EventStreamSettings } from "./events/event-stream.js";
+import { StreamRegistry } from "./events/stream-registry.js";
 
 export type { ServeTls } from "./internal/tls.js";
 
@@ -47,6 +50,8 @@ export interface ServeOptions {
   tls?: ServeTls;
   /** The clock for rate-limit windows and timestamps; tests move it instead of sleeping. */
   now?: () => number;
+  /** Keep-alive, retry, unsent-bytes and revocation-check settings of event streams; tests shorten them. */
+  eventStreams?: Partial<EventStreamSettings>;
 }
 
 export interface ServeIO {
@@ -87,7 +92,9 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
   try {
     const environmentAdmin = options.adminKey ? environmentAdminKey(options.adminKey, now) : undefined;
     const checks = readinessChecks(options, store, limiter, () => limits.current);
+    const streams = new StreamRegistry(MAX_STREAMS_PER_KEY);
     const app = createApp({
+      events: { feed: store.events, streams, settings: eventStreamSettings(options.eventStreams), timers: globalThis },
       pets: store.pets,
       keys: store.keys,
       orders: store.orders,
@@ -129,6 +136,8 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
       metricsOrigin: metricsListener?.origin,
       reloadLimits: () => (configFile ? limits.reload(configFile) : noConfigToReload(logger)),
       close: async () => {
+        // Streams never end by themselves: end them first, so the listener's wait is for real requests.
+        streams.endAll();
         await listener.close();
         await metricsListener?.close();
         await limiter.close();
@@ -184,6 +193,10 @@ async function chooseLogger(options: ServeOptions, sink: LogSink, now: () => num
   if (options.logFormat !== "json") return createLogger(sink, { quiet: options.quiet, now });
   const { createJsonLogger } = await import("./logging/json-logger.js");
   return createJsonLogger(sink, { quiet: options.quiet, now });
+}
+
+function eventStreamSettings(overrides: Partial<EventStreamSettings> = {}): EventStreamSettings {
+  return { keepAliveMs: EVENT_KEEP_ALIVE_MS, retryMs: EVENT_RETRY_MS, maxUnsentBytes: MAX_UNSENT_BYTES, revocationCheckMs: 500, ...overrides };
 }
 
 const wantsMetrics = (options: ServeOptions) => options.metricsPort !== undefined || options.metricsToken !== undefined;

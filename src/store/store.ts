@@ -1,3 +1,4 @@
+import type { EventFeed } from "./event-feed.js";
 import type { IdempotencyStore } from "./idempotency-store.js";
 import type { StoreData } from "./indexed/store-state.js";
 import type { KeyStore } from "./key-store.js";
@@ -19,6 +20,8 @@ export interface Store {
    * `petstore db backup` saves while the server runs. Never waits for more than one group commit.
    */
   snapshot(): Promise<StoreData>;
+  /** Every change as an event, after it is durable (GET /v1/events). */
+  events: EventFeed;
   /** Waits for pending writes, saves in-memory touches, releases the lock. Idempotent. */
   close(): Promise<void>;
 }

@@ -34,7 +34,7 @@ const GLOBAL_FLAGS = ["--help", "--version", "--base-url", "--env", "--api-key",
 
 // What each line should complete to (the last word is being typed).
 const cases: [string, string[]][] = [
-  ["petstore ", ["pets", "keys", "config", "orders", "inventory", "api", "db", "completion", "serve", "openapi", "status"]],
+  ["petstore ", ["pets", "keys", "config", "orders", "inventory", "api", "db", "events", "completion", "serve", "openapi", "status"]],
   ["petstore pets ", ["list", "add", "get", "update", "delete", "import", "export"]],
   ["petstore keys ", ["create", "list", "revoke", "rotate"]],
   ["petstore orders ", ["place", "list", "get", "approve", "deliver", "cancel"]],

@@ -6,7 +6,7 @@ import type { Agent as AgentType } from "undici";
 import { setFlagsFromString } from "node:v8";
 import Agent from "undici/lib/dispatcher/agent.js";
 import dispatcherRequest from "undici/lib/api/api-request.js";
-import type { Attempt, HttpSettings, ResponseHeaders, Transport, WireRequest } from "../http.js";
+import type { Attempt, HttpSettings, ResponseHeaders, StreamAttempt, Transport, WireRequest } from "../http.js";
 import { networkFailure } from "./hints.js";
 
 export function undiciTransport(settings: Pick<HttpSettings, "baseUrl" | "timeoutMs">): Transport {
@@ -18,6 +18,7 @@ export function undiciTransport(settings: Pick<HttpSettings, "baseUrl" | "timeou
   const agent = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: settings.timeoutMs } });
   return {
     send: (wire) => attemptOnce(agent, settings, wire),
+    open: (wire, signal) => openStream(agent, settings, wire, signal),
     close: () => agent.close(),
   };
 }
@@ -41,6 +42,30 @@ async function attemptOnce(agent: AgentType, settings: Pick<HttpSettings, "baseU
     return { kind: "failure", ...networkFailure(error, controller.signal.aborted, wire.url, settings) };
   } finally {
     clearTimeout(timer);
+  }
+}
+
+// A stream's server sends a keep-alive comment every 15 s: four missed ones mean the connection is gone.
+const STREAM_SILENCE_MS = 60_000;
+
+/** A GET whose 2xx body is handed over unread; the time limit covers only the wait for the headers. */
+async function openStream(agent: AgentType, settings: Pick<HttpSettings, "baseUrl" | "timeoutMs">, wire: WireRequest, signal: AbortSignal): Promise<StreamAttempt> {
+  const url = new URL(wire.url);
+  try {
+    const response = await dispatcherRequest.call(agent, {
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: wire.method,
+      headers: wire.headers,
+      signal,
+      headersTimeout: settings.timeoutMs,
+      bodyTimeout: STREAM_SILENCE_MS,
+    });
+    const headers = flattenHeaders(response.headers);
+    if (response.statusCode >= 200 && response.statusCode <= 299) return { kind: "stream", status: response.statusCode, headers, body: response.body };
+    return { kind: "answer", status: response.statusCode, headers, text: await response.body.text() };
+  } catch (error) {
+    return { kind: "failure", ...networkFailure(error, false, wire.url, settings) };
   }
 }
 

@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { messageOf } from "../../support/error-text.js";
 import { StorageUnavailableError } from "../../support/storage-unavailable.js";
+import { batchEvents } from "./batch-events.js";
 import { emptyBatch, type Batch, type StoreData, type StoreState } from "./store-state.js";
 
 /** One batch to make durable, with what either a journal line or a whole-file rewrite needs. */
@@ -12,6 +13,8 @@ export interface Commit {
   nextPetId: number;
   /** The order id counter, likewise. */
   nextOrderId: number;
+  /** The id of the batch's last event: persisted so that ids continue after a restart. */
+  lastEventId: number;
   /** The whole data as it will be once the batch applies; call it before the persist resolves. */
   snapshot(): StoreData;
 }
@@ -81,8 +84,12 @@ export class GroupCommit {
   async #commit({ batch, waiters }: Pending): Promise<void> {
     const state = this.#state;
     const touches = state.keys.unsavedTouches();
+    // Numbered here, one batch at a time, so event ids follow the durable order; a failed batch uses none.
+    const events = batchEvents(batch, state.events.last, new Date(state.now()).toISOString());
+    const lastEventId = events.at(-1)?.id ?? state.events.last;
+    const { nextPetId, nextOrderId } = state;
     try {
-      await this.#persist({ batch, touches, nextPetId: state.nextPetId, nextOrderId: state.nextOrderId, snapshot: () => state.snapshot(batch) });
+      await this.#persist({ batch, touches, nextPetId, nextOrderId, lastEventId, snapshot: () => state.snapshot(batch, lastEventId) });
     } catch (error) {
       const failure = this.#unavailable(error);
       for (const waiter of waiters) waiter.reject(failure);
@@ -90,6 +97,8 @@ export class GroupCommit {
     }
     state.apply(batch);
     state.keys.saved(touches);
+    // Only now, after durable and in commit order, do subscribers hear of them.
+    state.events.publish(events);
     for (const waiter of waiters) waiter.resolve();
   }
 

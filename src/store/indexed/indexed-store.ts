@@ -32,6 +32,7 @@ export function createIndexedStore({ name, state, persist, finish, release }: In
     // The state holds only what is durable and changes between group commits, never during one
     // turn of the event loop: a snapshot taken in one turn is consistent without stopping writes.
     snapshot: async () => state.snapshot(emptyBatch()),
+    events: state.events,
     close: () => (closing ??= closeStore(commit, finish, release)),
   };
 }

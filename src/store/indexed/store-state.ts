@@ -9,6 +9,7 @@ import { OrderIndex } from "./order-index.js";
 import { toOrderRecord, toStoredOrder, type OrderRecord } from "./order-records.js";
 import { firstAfter, PetIndex, toPetRecord } from "./pet-index.js";
 import { toStoredPet, type PetRecord } from "./records.js";
+import { MemoryEventLog } from "../events/memory-event-log.js";
 
 /** The db file's format version (see lowdb/upgrade-file.ts): 2 since keys can expire and be rotated. */
 export const STORE_DATA_VERSION = 2;
@@ -25,6 +26,8 @@ export interface StoreData {
   orders: OrderRecord[];
   /** Stored answers of idempotent creates; expired ones are left out of each rewrite. Absent when none. */
   idempotency?: IdempotencyRecord[];
+  /** The id of the last event sent (GET /v1/events), so a restart never reuses one. Absent before the first. */
+  lastEventId?: number;
 }
 
 /** The changes that one group commit makes durable together. */
@@ -60,6 +63,8 @@ export class StoreState {
   readonly keys = new KeyIndex();
   readonly orders = new OrderIndex();
   readonly idempotency = new IdempotencyIndex();
+  /** The events of this run; their ids continue from the persisted counter. */
+  readonly events: MemoryEventLog;
   readonly #now: () => number;
   #nextPetId: number;
   #nextOrderId: number;
@@ -70,6 +75,7 @@ export class StoreState {
    */
   constructor(data: StoreData = emptyStoreData(), now: () => number = Date.now) {
     this.#now = now;
+    this.events = new MemoryEventLog(data.lastEventId ?? 0, now);
     this.pets.put(data.pets.map(toStoredPet));
     this.keys.add(data.keys);
     this.idempotency.add((data.idempotency ?? []).filter((record) => isLive(record, now())));
@@ -96,8 +102,13 @@ export class StoreState {
     return this.#nextPetId++;
   }
 
+  /** The clock of commits: event times. */
+  now(): number {
+    return this.#now();
+  }
+
   /** The data as it will be once `batch` is applied; the state itself is not changed. */
-  snapshot(batch: Batch): StoreData {
+  snapshot(batch: Batch, lastEventId = this.events.last): StoreData {
     const idempotency = this.idempotency.live(this.#now(), batch.idempotency);
     return {
       version: STORE_DATA_VERSION,
@@ -108,6 +119,7 @@ export class StoreState {
       orders: ordersAfter(this.orders.records(), batch),
       // Left out when empty: a db that never saw an Idempotency-Key stays as older versions wrote it.
       ...(idempotency.length > 0 ? { idempotency } : {}),
+      ...(lastEventId > 0 ? { lastEventId } : {}),
     };
   }
 

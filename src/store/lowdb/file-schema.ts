@@ -15,6 +15,8 @@ const StoreFileSchema = z.object({
   orders: z.array(OrderRecordSchema).default([]),
   // Files written before idempotent creates have none.
   idempotency: z.array(IdempotencyRecordSchema).optional(),
+  // Files written before events have none.
+  lastEventId: z.int().min(1).optional(),
 });
 
 /** Checks the parsed db file and returns its data, pets sorted by id; throws naming the first problem. */

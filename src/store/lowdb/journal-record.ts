@@ -26,6 +26,8 @@ const JournalRecordSchema = z.object({
   orders: z.array(OrderRecordSchema).default([]),
   /** The stored answers of this line's idempotent creates: in the same line as what they created. */
   idempotency: z.array(IdempotencyRecordSchema).default([]),
+  /** Only on lines that sent events: the id of the last one. */
+  lastEventId: z.int().min(1).optional(),
 });
 
 /** One journal line: the changes of one group commit. */
@@ -40,7 +42,7 @@ export interface ParsedJournal {
 }
 
 /** The journal line for one commit, newline included. Empty parts are left out. */
-export function encodeRecord({ batch, touches, nextPetId, nextOrderId }: Commit): Buffer {
+export function encodeRecord({ batch, touches, nextPetId, nextOrderId, lastEventId }: Commit): Buffer {
   const record: Partial<JournalRecord> = { nextPetId };
   if (batch.pets.length > 0) record.pets = batch.pets;
   if (batch.updated.size > 0) record.updated = [...batch.updated.values()].map(toPetRecord);
@@ -51,6 +53,7 @@ export function encodeRecord({ batch, touches, nextPetId, nextOrderId }: Commit)
   if (touches.size > 0) record.touched = [...touches];
   if (batch.orders.size > 0) Object.assign(record, { nextOrderId, orders: [...batch.orders.values()].map(toOrderRecord) });
   if (batch.idempotency.length > 0) record.idempotency = batch.idempotency;
+  if (lastEventId > 0) record.lastEventId = lastEventId;
   return Buffer.from(`${JSON.stringify(record)}\n`);
 }
 

@@ -18,6 +18,7 @@ export function replayJournal(data: StoreData, records: readonly JournalRecord[]
   const idempotency = new Map((data.idempotency ?? []).map((record) => [record.id, record]));
   let nextPetId = data.nextPetId;
   let nextOrderId = data.nextOrderId;
+  let lastEventId = data.lastEventId ?? 0;
   records.forEach((record, index) => {
     const where = `line ${index + 1}`;
     for (const pet of record.pets) pets.put(pet, where);
@@ -31,9 +32,11 @@ export function replayJournal(data: StoreData, records: readonly JournalRecord[]
     for (const stored of record.idempotency) idempotency.set(stored.id, stored);
     nextPetId = Math.max(nextPetId, record.nextPetId);
     nextOrderId = Math.max(nextOrderId, record.nextOrderId ?? 1);
+    lastEventId = Math.max(lastEventId, record.lastEventId ?? 0);
   });
   const stored = idempotency.size > 0 ? { idempotency: [...idempotency.values()] } : {};
-  return { version: data.version, nextPetId, pets: pets.records(), keys: keys.records(), nextOrderId, orders: orders.records(), ...stored };
+  const events = lastEventId > 0 ? { lastEventId } : {};
+  return { version: data.version, nextPetId, pets: pets.records(), keys: keys.records(), nextOrderId, orders: orders.records(), ...stored, ...events };
 }
 
 /** Pets by id as records are replayed; a record older than the held revision is a no-op. */

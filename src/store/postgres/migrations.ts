@@ -1,6 +1,7 @@
 // The schema, as numbered steps. Each step runs once, in a transaction, recorded in
 // schema_migrations; a new step is appended here, never edited once released.
 import type { Pool, PoolClient } from "pg";
+import { EVENTS_MIGRATION } from "./events-migration.js";
 import { ORDERS_MIGRATION } from "./orders-migration.js";
 import { KEY_LIFETIMES_MIGRATION } from "./key-lifetimes-migration.js";
 
@@ -73,6 +74,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   ORDERS_MIGRATION,
+  EVENTS_MIGRATION,
   KEY_LIFETIMES_MIGRATION,
 ];
 

@@ -6,6 +6,7 @@ import { PostgresIdempotencyStore } from "./idempotency-rows.js";
 import { migrate } from "./migrations.js";
 import { snapshotPostgres } from "./postgres-data.js";
 import { storageCall } from "./storage-errors.js";
+import { PostgresEventFeed } from "./postgres-event-feed.js";
 import { PostgresKeyStore } from "./postgres-key-store.js";
 import { PostgresOrderStore } from "./postgres-order-store.js";
 import { PostgresPetStore } from "./postgres-pet-store.js";
@@ -50,6 +51,13 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     throw new Error(`cannot open the PostgreSQL database ${database}: ${messageOf(error)}`, { cause: error });
   }
   const touches = new TouchBuffer(pool, database, options.warn);
+  const events = new PostgresEventFeed(pool, url, options.warn);
+  try {
+    await events.open();
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new Error(`cannot listen for events on ${database}: ${messageOf(error)}`, { cause: error });
+  }
   let closing: Promise<void> | undefined;
   return {
     pets: new PostgresPetStore(pool, database, options.onBatch),
@@ -57,7 +65,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     orders: new PostgresOrderStore(pool, database),
     idempotency: new PostgresIdempotencyStore(pool, database, options.warn),
     snapshot: () => storageCall(database, () => snapshotPostgres(pool)),
-    close: () => (closing ??= closePool(pool, touches, options.warn)),
+    events,
+    close: () => (closing ??= events.close().then(() => closePool(pool, touches, options.warn))),
   };
 }
 

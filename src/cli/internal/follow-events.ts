@@ -1,0 +1,79 @@
+// The reconnecting half of `petstore events`: one stream after another, each resuming with
+// Last-Event-ID after the last event printed, with backoff between them.
+import { isEventType, RESET_EVENT, type StoreEvent } from "../../contract/events.js";
+import { ApiError } from "../errors.js";
+import type { ApiClient } from "../http.js";
+import { SseParser } from "./sse-parser.js";
+
+export interface FollowOptions {
+  types: string[] | undefined;
+  /** Resume after this id; live only when undefined. */
+  since: number | undefined;
+  signal: AbortSignal;
+}
+
+export interface FollowHooks {
+  onEvent(event: StoreEvent): void;
+  /** The server no longer holds the events after `lastId`: some were missed. */
+  onReset(lastId: number | undefined): void;
+  /** The connection ended or failed; the next attempt is in `delayMs`. */
+  onReconnect(reason: string, delayMs: number, lastId: number | undefined): void;
+  sleep(ms: number): Promise<void>;
+  random(): number;
+}
+
+const FIRST_DELAY_MS = 500;
+const MAX_DELAY_MS = 30_000;
+
+/**
+ * Follows the stream until `signal` aborts (resolves) or the server refuses it (throws the
+ * ApiError: 401 for a revoked key, 429 too_many_streams). Events are printed once each: after a
+ * reconnection, ids at or below the last printed one are dropped.
+ */
+export async function followEvents(api: ApiClient, options: FollowOptions, hooks: FollowHooks): Promise<void> {
+  let lastId = options.since;
+  let failures = 0;
+  const stream = api.stream;
+  if (!stream) throw new Error("this client cannot follow a stream");
+  while (!options.signal.aborted) {
+    let reason: string;
+    try {
+      const query = options.types ? { types: options.types.join(",") } : undefined;
+      const headers: Record<string, string> = lastId === undefined ? {} : { "last-event-id": String(lastId) };
+      const response = await stream.call(api, "/events", { query, headers, signal: options.signal });
+      failures = 0;
+      const parser = new SseParser();
+      const decoder = new TextDecoder();
+      for await (const chunk of response.body) {
+        for (const message of parser.push(decoder.decode(chunk, { stream: true }))) {
+          if (message.event === RESET_EVENT) hooks.onReset(lastId);
+          else if (isEventType(message.event) && message.id !== undefined && (lastId === undefined || Number(message.id) > lastId)) {
+            lastId = Number(message.id);
+            hooks.onEvent(JSON.parse(message.data) as StoreEvent);
+          }
+        }
+      }
+      reason = "the server ended the stream";
+    } catch (error) {
+      if (options.signal.aborted) return;
+      // A refusal is final (a revoked key: 401); anything else (no answer, a cut, a 5xx) is retried.
+      if (error instanceof ApiError && !isTransient(error)) throw error;
+      reason = error instanceof Error ? error.message : String(error);
+      failures++;
+    }
+    if (options.signal.aborted) return;
+    const delay = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** failures) * (0.5 + hooks.random() / 2);
+    hooks.onReconnect(reason, Math.round(delay), lastId);
+    await Promise.race([hooks.sleep(delay), aborted(options.signal)]);
+  }
+}
+
+/** 5xx and 429 other than too_many_streams are worth another try; the rest is the caller's to see. */
+function isTransient(error: ApiError): boolean {
+  if (error.body.code === "too_many_streams") return false;
+  return error.body.status >= 500 || error.body.status === 429;
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+}

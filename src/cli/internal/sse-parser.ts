@@ -1,0 +1,49 @@
+// The WHATWG event-stream parsing rules the client needs: fields up to a blank line make one
+// event; comments (":") and unknown fields are ignored; `data:` lines are joined with "\n".
+
+export interface SseMessage {
+  event: string;
+  /** The `id:` field of this event, when it had one. */
+  id: string | undefined;
+  data: string;
+}
+
+/** Feed it text as it arrives; it returns the events completed so far. */
+export class SseParser {
+  #buffer = "";
+  #event = "";
+  #id: string | undefined;
+  #data: string[] = [];
+
+  push(text: string): SseMessage[] {
+    this.#buffer += text;
+    const done: SseMessage[] = [];
+    for (let end = this.#buffer.search(/\r\n|\r|\n/); end >= 0; end = this.#buffer.search(/\r\n|\r|\n/)) {
+      const line = this.#buffer.slice(0, end);
+      this.#buffer = this.#buffer.slice(end + (this.#buffer.startsWith("\r\n", end) ? 2 : 1));
+      const message = this.#line(line);
+      if (message) done.push(message);
+    }
+    return done;
+  }
+
+  #line(line: string): SseMessage | undefined {
+    if (line === "") return this.#dispatch();
+    if (line.startsWith(":")) return undefined;
+    const colon = line.indexOf(":");
+    const field = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+    if (field === "event") this.#event = value;
+    else if (field === "data") this.#data.push(value);
+    else if (field === "id" && !value.includes("\0")) this.#id = value;
+    return undefined;
+  }
+
+  #dispatch(): SseMessage | undefined {
+    const message = this.#data.length > 0 ? { event: this.#event || "message", id: this.#id, data: this.#data.join("\n") } : undefined;
+    this.#event = "";
+    this.#id = undefined;
+    this.#data = [];
+    return message;
+  }
+}

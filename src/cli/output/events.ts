@@ -1,0 +1,25 @@
+import type { StoreEvent } from "../../contract/events.js";
+import { colorsFor } from "./colors.js";
+import type { OutStream } from "./stream.js";
+
+/** One event: a readable line on a terminal (time, type, id, summary), else one JSON object per line (NDJSON). */
+export function printEvent(event: StoreEvent, stream: OutStream, timeZone?: string): void {
+  if (!stream.isTTY) {
+    stream.write(`${JSON.stringify(event)}\n`);
+    return;
+  }
+  const chalk = colorsFor(stream);
+  stream.write(`${clockTime(event.at, timeZone)}  ${chalk.bold(event.type.padEnd(13))}  #${String(event.id).padEnd(6)}  ${summary(event)}\n`);
+}
+
+function summary({ type, data }: StoreEvent): string {
+  if (type === "pet.deleted") return `pet ${String(data.id)}`;
+  if (type.startsWith("pet.")) return `pet ${String(data.id)} ${JSON.stringify(data.name)} (category ${String(data.categoryId)}, ${String(data.status)})`;
+  return `order ${String(data.id)} for pet ${String(data.petId)}: ${String(data.status)}`;
+}
+
+function clockTime(iso: string, timeZone?: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).format(date);
+}

@@ -1,0 +1,34 @@
+// The Server-Sent Events of GET /v1/events, shared by the server (which sends them) and the
+// client (which follows them). Free of zod so `petstore events` loads nothing heavy.
+
+/** Every kind of change a stream can carry, in the order the document lists them. */
+export const EVENT_TYPES = ["pet.created", "pet.updated", "pet.deleted", "order.created", "order.updated"] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Sent first when the asked Last-Event-ID is older than the backlog: re-list, then follow. */
+export const RESET_EVENT = "reset";
+
+/** One change: `data` is the record after it (`{id}` for pet.deleted). */
+export interface StoreEvent {
+  type: EventType;
+  /** Global to the store, increasing in the order the changes became durable. */
+  id: number;
+  /** ISO instant of the commit. */
+  at: string;
+  data: Record<string, unknown>;
+}
+
+/** The backlog a resume can replay from: at least this many events, or this much time, whichever keeps more. */
+export const EVENT_BACKLOG = { events: 10_000, ms: 60 * 60 * 1000 } as const;
+
+/** How long a browser waits before reconnecting (the `retry:` line), and the keep-alive period. */
+export const EVENT_RETRY_MS = 2_000;
+export const EVENT_KEEP_ALIVE_MS = 15_000;
+/** Open streams one key may hold at once. */
+export const MAX_STREAMS_PER_KEY = 5;
+/** Bytes a consumer may leave unread before its stream is cut. */
+export const MAX_UNSENT_BYTES = 1024 * 1024;
+
+export function isEventType(value: string): value is EventType {
+  return (EVENT_TYPES as readonly string[]).includes(value);
+}
