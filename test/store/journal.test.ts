@@ -90,9 +90,10 @@ describe("the journal", () => {
     await Promise.all([store.pets.delete(3), store.pets.update(4, { status: "pending" })]);
     await store.pets.delete(4);
     expect(journalLines(file).slice(-3)).toEqual([
-      { nextPetId: 5, updated: [{ id: 2, name: "Rex", categoryId: 9, status: "sold", revision: 3 }] },
-      { nextPetId: 5, updated: [{ id: 4, name: "pet 3", categoryId: 1, status: "pending", revision: 2 }], deleted: [3] },
-      { nextPetId: 5, deleted: [4] },
+      // lastEventId: the id of each line's last event (GET /v1/events), so ids continue after a restart.
+      { nextPetId: 5, updated: [{ id: 2, name: "Rex", categoryId: 9, status: "sold", revision: 3 }], lastEventId: 6 },
+      { nextPetId: 5, updated: [{ id: 4, name: "pet 3", categoryId: 1, status: "pending", revision: 2 }], deleted: [3], lastEventId: 8 },
+      { nextPetId: 5, deleted: [4], lastEventId: 9 },
     ]);
 
     const reopened = await openCounted(await crashCopy(file));

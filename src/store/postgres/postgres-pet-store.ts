@@ -214,7 +214,16 @@ export class PostgresPetStore implements PetStore {
         create.idempotency && !written.has(create.idempotency.id) ? new IdempotencyKeyTakenError(create.idempotency.id) : pets[i]!,
       );
       const dropped = pets.filter((_, i) => results[i] instanceof Error).map((pet) => pet.id);
-      if (dropped.length > 0) await client.query("DELETE FROM pets WHERE id = ANY($1::bigint[])", [dropped]);
+      if (dropped.length > 0) {
+        await client.query("DELETE FROM pets WHERE id = ANY($1::bigint[])", [dropped]);
+        // Those pets never existed for anyone: their events (created, then deleted) go with them.
+        // They are among the newest rows (this transaction holds the events lock): looked for there only.
+        await client.query(
+          `DELETE FROM events WHERE id IN (SELECT id FROM events ORDER BY id DESC LIMIT $2)
+             AND type IN ('pet.created', 'pet.deleted') AND (data->>'id')::bigint = ANY($1::bigint[])`,
+          [dropped, pets.length + dropped.length],
+        );
+      }
       return results;
     });
   }
