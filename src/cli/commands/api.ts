@@ -30,6 +30,9 @@ export function apiCommand(ctx: CliContext): Command {
       const text = flags.input === undefined ? undefined : flags.input === "-" ? await ctx.io.readStdin() : await readInput(flags.input);
       const plan = planApiRequest(path, flags, parseInput(text, flags.input));
       if (flags.paginate === true && plan.method !== "GET") throw new UsageError("--paginate follows pages of a GET");
+      const shaped = self.optsWithGlobals<{ jq?: string; jsonFields?: string }>();
+      // The head is not JSON: jq and field picking would choke on it.
+      if (flags.include === true && (shaped.jq ?? shaped.jsonFields) !== undefined) throw new UsageError("-i prints headers, which are not JSON: drop -i, or --jq and --json fields");
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
       await runApi({ settings, plan, include: flags.include === true, paginate: flags.paginate === true }, ctx);
     });

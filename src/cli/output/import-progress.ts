@@ -11,6 +11,7 @@ export interface ImportProgress {
 export function createImportProgress(stream: OutStream, total: number, now: () => number): ImportProgress {
   const started = now();
   let lastDecile = 0;
+  let lastDone = 0;
   let drawn = false;
   const rate = (done: number) => done / Math.max(0.001, (now() - started) / 1000);
   const draw = (done: number, note = "") => {
@@ -24,6 +25,7 @@ export function createImportProgress(stream: OutStream, total: number, now: () =
   };
   return {
     advance(done) {
+      lastDone = done;
       if (stream.isTTY) return draw(done);
       const decile = total === 0 ? 10 : Math.floor((done / total) * 10);
       if (decile > lastDecile) {
@@ -32,11 +34,9 @@ export function createImportProgress(stream: OutStream, total: number, now: () =
       }
     },
     waiting(ms, reason) {
-      const text = `waiting ${Math.ceil(ms / 1000)}s: ${reason}`;
       // Said on both kinds of stream: a long silence in a CI log needs its reason.
-      if (stream.isTTY) stream.write(`\r\x1b[2K${text}`);
+      if (stream.isTTY) draw(lastDone, ` · waiting ${Math.ceil(ms / 1000)}s: ${reason}`);
       else stream.write(`Waiting ${Math.ceil(ms / 1000)}s: ${reason}\n`);
-      drawn = stream.isTTY;
     },
     done() {
       if (drawn) stream.write("\r\x1b[2K");

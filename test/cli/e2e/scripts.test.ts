@@ -84,6 +84,7 @@ describe("petstore api", () => {
     [["api", "/pets", "-X", "PUT"], 2],
     [["api", "/pets", "-f", "novalue"], 2],
     [["api", "/pets", "--input", "-"], 2],
+    [["api", "/pets", "-i", "--jq", "."], 2],
   ])("exits as every command does: %j -> %i", async (args, code, env = {}) => {
     expect((await petstore(args, { env, input: "not json" })).code).toBe(code);
   });
@@ -174,6 +175,15 @@ describe("pets import", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("line 3: name: must not be empty");
     expect((await petstore(["pets", "import", await file("pets.txt", "")])).code).toBe(2);
+  });
+
+  it("draws a progress bar on a terminal, redrawn in place and cleared at the end", async () => {
+    const path = await file("bar.ndjson", Array.from({ length: 20 }, (_, i) => `{"name":"Bar${i}","categoryId":1}\n`).join(""));
+    const result = await petstore(["pets", "import", path], { tty: true });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("\r\u001b[2K[########################] 20/20 ");
+    expect(result.stderr).toContain("\r\u001b[2KImported 20 records: 20 created");
+    expect(result.stderr).not.toMatch(/\(10%\)/);
   });
 
   it("imports a 1 MB file, printing a line per 10% when stderr is not a terminal", async () => {
