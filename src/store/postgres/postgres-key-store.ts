@@ -26,6 +26,9 @@ export class PostgresKeyStore implements KeyStore {
 
   async create(input: KeyRecord, options: CreateOptions<KeyRecord> = {}): Promise<KeyRecord> {
     const record = newKeyRecord(input);
+    // A second create of one id in this instance waits for no race: of two INSERTs on two pool
+    // connections either may reach PostgreSQL first, and the one begun first must win.
+    if (this.#creating.has(record.id)) throw new Error(`a key with the id ${record.id} already exists`);
     this.#creating.add(record.id);
     try {
       const write = options.idempotency;
