@@ -51,6 +51,10 @@ describe("GET /v1/events: reset", () => {
       try {
         const before = await lastEventId(server);
         await addPet(server, "kept");
+        // The instance has announced "kept" (NOTIFY is asynchronous): a stream opened later sees it as past, not live.
+        const seen = await open(server, { "last-event-id": String(before) });
+        expect((await seen.next()).event).toBe("pet.created");
+        seen.close();
         // What the periodic trim does once events are past both backlog rules.
         const client = new pg.Client({ connectionString: server.dbPath });
         await client.connect();
