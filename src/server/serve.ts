@@ -93,6 +93,7 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
     const environmentAdmin = options.adminKey ? environmentAdminKey(options.adminKey, now) : undefined;
     const checks = readinessChecks(options, store, limiter, () => limits.current);
     const streams = new StreamRegistry(MAX_STREAMS_PER_KEY);
+    metrics?.watchStreams(streams);
     const app = createApp({
       events: { feed: store.events, streams, settings: eventStreamSettings(options.eventStreams), timers: globalThis },
       pets: store.pets,
@@ -202,13 +203,15 @@ function eventStreamSettings(overrides: Partial<EventStreamSettings> = {}): Even
 const wantsMetrics = (options: ServeOptions) => options.metricsPort !== undefined || options.metricsToken !== undefined;
 
 /** prom-client, imported only when metrics were asked for. */
-async function createMetrics(): Promise<PrometheusMetrics & { watchPets(store: Store): void }> {
+async function createMetrics(): Promise<PrometheusMetrics & { watchPets(store: Store): void; watchStreams(streams: StreamRegistry): void }> {
   const { createPrometheusMetrics } = await import("./metrics/prometheus.js");
   let store: Store | undefined;
+  let streams: StreamRegistry | undefined;
   const metrics = createPrometheusMetrics({
     petsByStatus: async () => (await store?.pets.countByStatus?.()) ?? {},
+    openEventStreams: () => streams?.size ?? 0,
   });
-  return { ...metrics, watchPets: (opened) => (store = opened) };
+  return { ...metrics, watchPets: (opened) => (store = opened), watchStreams: (registry) => (streams = registry) };
 }
 
 /** What /readyz asks: the store for a page of one pet, the db directory for a file, Redis for a usage. */

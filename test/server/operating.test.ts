@@ -2,9 +2,10 @@
 // JSON logs and --trust-proxy. Runs over lowdb and (project "postgres") PostgreSQL and Redis.
 import { rm } from "node:fs/promises";
 import { dirname } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseTrustProxy } from "../../src/support/trust-proxy.js";
 import { expectError } from "../helpers/assertions.js";
+import { openSse } from "../helpers/sse-client.js";
 import { testBackend } from "../helpers/test-backend.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
@@ -142,6 +143,21 @@ describe("--trust-proxy", () => {
     const v6 = await remaining(server, "2001:db8:0:100::1");
     expect(await remaining(server, "2001:db8:0:1ff::2")).toBe(v6 - 1);
     expect(await remaining(server, "2001:db8:0:200::1")).toBe(first);
+  });
+});
+
+describe("event stream metrics", () => {
+  it("counts the event streams open now", async () => {
+    const server = await start({ metricsToken: METRICS_TOKEN });
+    const scrape = async () =>
+      (await (await fetch(`${server.origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text()).match(
+        /^petstore_event_streams_open (\d+)$/m,
+      )?.[1];
+    expect(await scrape()).toBe("0");
+    const streams = [await openSse(`${server.baseUrl}/events`, server.adminKey), await openSse(`${server.baseUrl}/events`, server.adminKey)];
+    expect(await scrape()).toBe("2");
+    for (const stream of streams) stream.close();
+    await vi.waitFor(async () => expect(await scrape()).toBe("0"));
   });
 });
 

@@ -7,6 +7,8 @@ import { RequestTally } from "./request-tally.js";
 export interface PrometheusOptions {
   /** Pets per status, read on each scrape: from the indexes (lowdb) or one count query (PostgreSQL). */
   petsByStatus?: () => Promise<Record<string, number>>;
+  /** Event streams open now (GET /v1/events), read on each scrape. */
+  openEventStreams?: () => number;
   /** process_* and nodejs_* metrics; off in tests that compare whole outputs. */
   processMetrics?: boolean;
 }
@@ -36,6 +38,17 @@ export function createPrometheusMetrics(options: PrometheusOptions = {}): Promet
   const batchSize = new Histogram({ name: "petstore_store_write_batch_size", help: "Changes made durable by one write (group commit batch), by engine.", labelNames: ["engine"], buckets: BATCH_BUCKETS, registers });
   const journalBytes = new Counter({ name: "petstore_journal_bytes_total", help: "Bytes appended to the lowdb journal.", registers });
   if (options.petsByStatus) petsGauge(registers, options.petsByStatus);
+  const openStreams = options.openEventStreams;
+  if (openStreams) {
+    new Gauge({
+      name: "petstore_event_streams_open",
+      help: "Event streams (GET /v1/events) open on this instance; read when scraped.",
+      registers,
+      collect() {
+        this.set(openStreams());
+      },
+    });
+  }
   return {
     request: (route, method, status, seconds) => tally.record(route, method, status, seconds),
     refused: (reason) => refusals.labels(reason).inc(),
