@@ -1,4 +1,5 @@
 // The six scenarios of the bench (with issue 13's PATCH and 304 rows), run in the order that needs the fewest server starts.
+import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { load } from "./lib/load.mjs";
@@ -41,6 +42,7 @@ export async function runScenarios({ root, work, plan, log }) {
   const inventory1k = await withPetstore(ctx, "petstore-1k.json", (server) => inventoryRun(ctx, server, "1k"));
   const big = await withPetstore(ctx, "petstore-100k.json", (server) => hundredThousand(ctx, server));
   const limiter = await limiterPause({ root, work, seconds: plan.limiterSeconds, log });
+  const metricsPercent = metricsCost(root, plan.metricsRounds, log);
   ctx.runs.limiterSaves = limiter;
   const store = storeRows({ ...big, inventory1k });
   const clientRss = await clientStreamRss();
@@ -51,7 +53,19 @@ export async function runScenarios({ root, work, plan, log }) {
     log(`events scenario failed: ${error.stack ?? error}`);
     return [row({ id: "8", scenario: "event streams", figure: NaN, unit: "", problem: `failed: ${error.message}` })];
   });
-  return { rows: [...rowsOf({ get, jsonServerPost, post10k, big, limiter }), ...store, ...clientRssRows(clientRss), ...events], runs: ctx.runs };
+  const metricsRow = row({ id: "1", scenario: "  /metrics on: extra CPU per request (in-process, median of paired rounds)", figure: metricsPercent,
+    unit: "%", goal: ["<=", 3], absolute: true });
+  return { rows: [...rowsOf({ get, jsonServerPost, post10k, big, limiter }), metricsRow, ...store, ...clientRssRows(clientRss), ...events], runs: ctx.runs };
+}
+
+/** Issue 18's cost of metrics: scripts/bench/metrics-cost.mjs, scenario 1 through app.fetch with /metrics off and on. */
+function metricsCost(root, rounds, log) {
+  const output = execFileSync(process.execPath, [join(root, "scripts/bench/metrics-cost.mjs")], {
+    encoding: "utf8",
+    env: { ...process.env, ROUNDS: String(rounds) },
+  });
+  for (const line of output.trim().split("\n")) log(line);
+  return Number(/paired ratios (-?[\d.]+)%/.exec(output)?.[1]);
 }
 
 async function seed({ work, log }) {
