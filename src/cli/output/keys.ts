@@ -43,7 +43,7 @@ function tsvRow(key: KeyView): (string | number | null)[] {
 
 function keyTable(keys: readonly KeyView[], stream: OutStream, timeZone: string | undefined): string {
   // The EXPIRES column only where some key expires: most installations never set one.
-  if (keys.some((key) => key.expiresAt)) return expiringKeyTable(keys, stream, timeZone);
+  const expiring = keys.some((key) => key.expiresAt);
   const chalk = colorsFor(stream);
   const rows = keys.map((key) => [
     key.id,
@@ -54,29 +54,13 @@ function keyTable(keys: readonly KeyView[], stream: OutStream, timeZone: string 
     String(key.limits.perDay),
     localTime(key.createdAt, timeZone),
     key.lastUsedAt === null ? "never" : localTime(key.lastUsedAt, timeZone),
+    ...(expiring ? [key.expiresAt ? localTime(key.expiresAt, timeZone) : "never"] : []),
     key.revokedAt !== null ? chalk.red("revoked") : key.admin ? chalk.cyan("admin") : chalk.green("active"),
   ]);
+  const head = expiring ? [...HEAD.slice(0, 8), "EXPIRES", "STATE"] : HEAD;
   // The name first, then the prefix (the id still names the key), then the times, whose day is
   // at their start; id, plan, limits and state are never cut.
-  return renderTable(HEAD, rows, chalk, { width: stream.columns, shrinkOrder: [3, 1, 7, 6] });
-}
-
-function expiringKeyTable(keys: readonly KeyView[], stream: OutStream, timeZone: string | undefined): string {
-  const chalk = colorsFor(stream);
-  const rows = keys.map((key) => [
-    key.id,
-    key.prefix,
-    key.plan,
-    key.name ?? "",
-    String(key.limits.perMinute),
-    String(key.limits.perDay),
-    localTime(key.createdAt, timeZone),
-    key.lastUsedAt === null ? "never" : localTime(key.lastUsedAt, timeZone),
-    key.expiresAt ? localTime(key.expiresAt, timeZone) : "never",
-    key.revokedAt !== null ? chalk.red("revoked") : key.admin ? chalk.cyan("admin") : chalk.green("active"),
-  ]);
-  const head = [...HEAD.slice(0, 8), "EXPIRES", "STATE"];
-  return renderTable(head, rows, chalk, { width: stream.columns, shrinkOrder: [3, 1, 7, 6, 8] });
+  return renderTable(head, rows, chalk, { width: stream.columns, shrinkOrder: expiring ? [3, 1, 7, 6, 8] : [3, 1, 7, 6] });
 }
 
 /**

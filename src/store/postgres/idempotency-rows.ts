@@ -3,6 +3,7 @@ import type { Pool, PoolClient } from "pg";
 import { IDEMPOTENCY_TTL_MS } from "../../contract/limits.js";
 import { isLive, type IdempotencyRecord, type IdempotencyStore } from "../idempotency-store.js";
 import { storageCall } from "./storage-errors.js";
+import { runTransaction } from "./transaction.js";
 
 interface IdempotencyRow {
   id: string;
@@ -40,20 +41,7 @@ export async function insertIdempotencyRecords(client: PoolClient, records: read
 
 /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
 export async function inTransaction<T>(pool: Pool, database: string, work: (client: PoolClient) => Promise<T>): Promise<T> {
-  return storageCall(database, async () => {
-    const client = await pool.connect();
-    try {
-      await client.query("BEGIN");
-      const result = await work(client);
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
-  });
+  return storageCall(database, () => runTransaction(pool, work));
 }
 
 /** Lookups by primary key; expired rows are ignored, and deleted in bulk from time to time. */

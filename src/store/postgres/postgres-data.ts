@@ -7,6 +7,7 @@ import type { IdempotencyRecord } from "../idempotency-store.js";
 import { STORE_DATA_VERSION, type StoreData } from "../indexed/store-state.js";
 import type { OrderRecord } from "../indexed/order-records.js";
 import { migrate } from "./migrations.js";
+import { runTransaction } from "./transaction.js";
 import { KEY_COLUMNS, KEY_PLACEHOLDERS, keyValues, toKeyRecord, toStoredPet, type KeyRow, type PetRow } from "./rows.js";
 
 /** Opens a short-lived pool, brings the schema up to date, runs `work` in one transaction. */
@@ -14,18 +15,7 @@ async function withDatabase<T>(url: string, isolation: string, work: (client: Po
   const pool = new Pool({ connectionString: url, max: 1, application_name: "petstore db" });
   try {
     await migrate(pool);
-    const client = await pool.connect();
-    try {
-      await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
-      const result = await work(client);
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    return await runTransaction(pool, work, `BEGIN ISOLATION LEVEL ${isolation}`);
   } catch (error) {
     throw new Error(`${redactUrl(url)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   } finally {
@@ -40,18 +30,7 @@ export async function readPostgresData(url: string): Promise<StoreData> {
 
 /** As readPostgresData, over a running server's pool. */
 export async function snapshotPostgres(pool: Pool): Promise<StoreData> {
-  const client = await pool.connect();
-  try {
-    await client.query(`BEGIN ISOLATION LEVEL ${SNAPSHOT_ISOLATION}`);
-    const data = await readInTransaction(client);
-    await client.query("COMMIT");
-    return data;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  return runTransaction(pool, readInTransaction, `BEGIN ISOLATION LEVEL ${SNAPSHOT_ISOLATION}`);
 }
 
 const SNAPSHOT_ISOLATION = "REPEATABLE READ READ ONLY";
