@@ -7,7 +7,7 @@ import { printPet, printPets } from "../../src/cli/output/pets.js";
 import { labelled } from "../../src/cli/output/notice.js";
 import { createProgress } from "../../src/cli/output/progress.js";
 import { stdoutOf, type OutStream } from "../../src/cli/output/stream.js";
-import { fittedWidths, renderTable } from "../../src/cli/output/table.js";
+import { fittedWidths, keptColumns, renderTable } from "../../src/cli/output/table.js";
 import { createTestContext } from "./helpers/test-context.js";
 
 const pets: Pet[] = [
@@ -119,13 +119,14 @@ describe("printKeys", () => {
     expect(json.text()).toContain('"createdAt": "2030-01-02T03:04:05.000Z"');
   });
 
-  it("cuts the name before anything else to fit the terminal", () => {
+  it("cuts the name first and leaves the creation time out rather than cutting a time to fit the terminal", () => {
     const out = { ...buffer(true, false), columns: 80 };
     const wide = keys.map((key) => ({ ...key, name: "a name far too long to fit in any reasonable terminal width" }));
     printKeys(wide, out, { json: false, timeZone: "UTC" });
     const lines = out.text().trimEnd().split("\n");
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
-    expect(lines[1]).toBe("key_1  ps_abc  pro   a n…  300         10000    2030-01-02 …  2030-01-…  active");
+    expect(lines[0]).toMatch(/^ID {5}PREFIX {2}PLAN {2}NAME +PER MINUTE {2}LAST USED {13}STATE$/);
+    expect(lines[1]).toMatch(/^key_1 {2}ps_abc {2}pro {3}a name far too [a-z ]*… +300 +2030-01-03 00:00 UTC {2}active$/);
   });
 });
 
@@ -223,5 +224,17 @@ describe("renderTable: fits the terminal, cutting with … rather than wrapping"
 
   it("never cuts a column below its header or 4 characters", () => {
     expect(fittedWidths(head, rows, 10, [1, 2])).toEqual([2, 4, 8, 9]);
+  });
+
+  it("leaves columns out in dropOrder when cutting to the floors is not enough, the name kept readable", () => {
+    // 2 + 12 (readable name) + 8 + 9 and three gaps of 2 = 37: CATEGORY goes at 36.
+    expect(keptColumns(head, rows, 37, [1], [2, 3])).toEqual([0, 1, 2, 3]);
+    expect(keptColumns(head, rows, 36, [1], [2, 3])).toEqual([0, 1, 3]);
+    const text = renderTable(head, rows, plain, { width: 30, shrinkOrder: [1], dropOrder: [2] });
+    const lines = text.trimEnd().split("\n");
+    expect(lines[0]?.split(/\s{2,}/)).toEqual(["ID", "NAME", "STATUS"]);
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(30);
+    expect(lines[1]).toMatch(/^1 {3}Sir Reginald F… {2}available$/);
+    expect(renderTable(head, rows, plain, { width: 200, shrinkOrder: [1], dropOrder: [2] })).toBe(renderTable(head, rows, plain));
   });
 });

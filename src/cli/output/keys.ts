@@ -58,9 +58,11 @@ function keyTable(keys: readonly KeyView[], stream: OutStream, timeZone: string 
     key.revokedAt !== null ? chalk.red("revoked") : key.admin ? chalk.cyan("admin") : chalk.green("active"),
   ]);
   const head = expiring ? [...HEAD.slice(0, 8), "EXPIRES", "STATE"] : HEAD;
-  // The name first, then the prefix (the id still names the key), then the times, whose day is
-  // at their start; id, plan, limits and state are never cut.
-  return renderTable(head, rows, chalk, { width: stream.columns, shrinkOrder: expiring ? [3, 1, 7, 6, 8] : [3, 1, 7, 6] });
+  // The name is cut first, then the prefix (the id still names the key). Times are never cut (a
+  // day cut in half says nothing): on a narrow terminal the creation time goes first, then the
+  // limits (the plan names them), the prefix and the last use. Id, plan and state always stay.
+  const dropOrder = expiring ? [6, 5, 4, 1, 7, 8] : [6, 5, 4, 1, 7];
+  return renderTable(head, rows, chalk, { width: stream.columns, shrinkOrder: [3, 1], dropOrder });
 }
 
 /**

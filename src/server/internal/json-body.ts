@@ -2,6 +2,7 @@ import type { H3Event } from "h3";
 import { kibibytes, MAX_BODY_BYTES } from "../../contract/limits.js";
 import { messageOf } from "../../support/error-text.js";
 import { ApiHttpError } from "../errors.js";
+import { lingerAfterRefusal } from "./lingering-close.js";
 import { safeEcho } from "./query.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
@@ -13,8 +14,8 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 export async function readJsonBody(event: H3Event, mediaTypes: readonly string[] = JSON_ONLY): Promise<unknown> {
   assertMediaType(event.req.headers.get("content-type"), mediaTypes);
   const declared = event.req.headers.get("content-length");
-  if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw payloadTooLarge();
-  const bytes = await readLimited(event.req.body);
+  if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw refuseBody(event);
+  const bytes = await readLimited(event);
   if (bytes.byteLength === 0) throw invalidJson("the request body is empty; expected a JSON object");
   let text: string;
   try {
@@ -50,7 +51,8 @@ function assertMediaType(contentType: string | null, mediaTypes: readonly string
   }
 }
 
-async function readLimited(body: ReadableStream<Uint8Array> | null): Promise<Uint8Array> {
+async function readLimited(event: H3Event): Promise<Uint8Array> {
+  const body = event.req.body;
   if (body === null) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -62,14 +64,19 @@ async function readLimited(body: ReadableStream<Uint8Array> | null): Promise<Uin
     if (done) break;
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {
-      // Not cancel(): that destroys the socket before the 413 is written. The unread rest stays
-      // in the kernel (the stream pauses), and `Connection: close` ends the connection after the answer.
+      // Not cancel(): that destroys the socket before the 413 is written. The rest is drained
+      // and `Connection: close` ends the connection after the answer, lingering (see there).
       reader.releaseLock();
-      throw payloadTooLarge();
+      throw refuseBody(event);
     }
     chunks.push(value);
   }
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+function refuseBody(event: H3Event): ApiHttpError {
+  lingerAfterRefusal(event.req.runtime?.node?.req);
+  return payloadTooLarge();
 }
 
 const payloadTooLarge = () =>

@@ -73,6 +73,27 @@ describe("keys list and revoke", () => {
     expect(json.every((key) => key.key === undefined)).toBe(true);
   });
 
+  it("a table fits a narrow terminal: long names cut with …, the creation time and limits left out before anything wraps", async () => {
+    await petstore(["keys", "create", "--plan", "free", "--name", "a rather long key name for the nightly ci robot"]);
+    await petstore(["keys", "create", "--plan", "pro", "--name", "contractor", "--expires-in", "30d"]);
+    for (const columns of [60, 90, 120]) {
+      const table = await petstore(["keys", "list", "--no-color", "--no-pager"], { tty: true, columns });
+      expect(table.code).toBe(0);
+      const lines = table.stdout.trimEnd().split("\n");
+      for (const line of lines) expect([...line].length).toBeLessThanOrEqual(columns);
+      const head = lines[0]!.split(/\s{2,}/);
+      // Id, plan, name and state are always there; the expiry (some key expires) up from 80.
+      expect(head).toEqual(expect.arrayContaining(["ID", "PLAN", "NAME", "STATE"]));
+      if (columns >= 90) expect(head).toContain("EXPIRES");
+      // A time is never cut in half: shown whole or not at all.
+      expect(table.stdout).not.toMatch(/\d{4}-\d…/);
+      if (columns < 120) expect(table.stdout).toMatch(/a rather long.*…/);
+    }
+    const wide = await petstore(["keys", "list", "--no-color", "--no-pager"], { tty: true, columns: 250 });
+    expect(wide.stdout.split("\n")[0]?.split(/\s{2,}/)).toEqual(["ID", "PREFIX", "PLAN", "NAME", "PER MINUTE", "PER DAY", "CREATED", "LAST USED", "EXPIRES", "STATE"]);
+    expect(wide.stdout).toContain("a rather long key name for the nightly ci robot");
+  });
+
   it("revokes a key with --yes: exit 0, then the key gets 401 (exit 3); an unknown id exits 4", async () => {
     const created = JSON.parse((await petstore(["keys", "create", "--plan", "free", "--json"])).stdout) as { id: string; key: string };
     expect(await petstore(["keys", "revoke", created.id, "--yes"])).toEqual({ code: 0, stdout: "", stderr: "" });

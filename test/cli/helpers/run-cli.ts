@@ -27,6 +27,8 @@ export interface RunOptions {
    * and stderr, "terminal" for stdin too (a person could be asked; the test must not let it ask).
    */
   tty?: boolean | "stdout" | "stderr" | "terminal";
+  /** The forced terminal's width, as a terminal of that many columns reports it. */
+  columns?: number;
 }
 
 /** A fresh folder to act as HOME, so no test reads the developer's ~/.config. */
@@ -43,7 +45,7 @@ export async function runCli(args: string[], options: RunOptions = {}): Promise<
     PETSTORE_CONFIG: join(home, "config.json"),
     ...options.env,
   };
-  const child = spawn(process.execPath, [...ttyPreload(options.tty), BIN, ...args], { env: definedOnly(env), stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...ttyPreload(options.tty, options.columns), BIN, ...args], { env: definedOnly(env), stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -56,10 +58,10 @@ export async function runCli(args: string[], options: RunOptions = {}): Promise<
   return { code, stdout, stderr };
 }
 
-function ttyPreload(tty: RunOptions["tty"]): string[] {
+function ttyPreload(tty: RunOptions["tty"], columns: number | undefined): string[] {
   if (!tty) return [];
   const streams = tty === true ? "stdout,stderr" : tty === "terminal" ? "stdin,stdout,stderr" : tty;
-  return ["--import", `${TTY_PRELOAD.href}?streams=${streams}`];
+  return ["--import", `${TTY_PRELOAD.href}?streams=${streams}${columns === undefined ? "" : `&columns=${columns}`}`];
 }
 
 function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
