@@ -1,5 +1,6 @@
 // Two `petstore serve` processes (the built CLI) on their own ports over one PostgreSQL database
 // and one Redis: what a load balancer in front of them must be able to rely on.
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli/helpers/run-cli.js";
 import { expectError, json } from "../helpers/assertions.js";
@@ -10,6 +11,7 @@ import { callApi } from "../helpers/test-server.js";
 
 let a: ServeProcess;
 let b: ServeProcess;
+let database: pg.Client;
 const api = (server: ServeProcess, path: string, init: Parameters<typeof callApi>[3] = {}) =>
   callApi(server.baseUrl, TEST_ADMIN_KEY, path, init);
 
@@ -24,8 +26,11 @@ beforeAll(async () => {
   // Started at the same moment: both migrate the empty database, under the advisory lock.
   const start = () => startServeProcess({ dbPath: db, args: ["--redis", redis] });
   [a, b] = await Promise.all([start(), start()]);
+  database = new pg.Client({ connectionString: db });
+  await database.connect();
 });
 afterAll(async () => {
+  await database.end();
   expect(await Promise.all([a.stop(), b.stop()])).toEqual([0, 0]);
 });
 
@@ -54,6 +59,45 @@ describe("two instances over one PostgreSQL and one Redis", () => {
     expect(await expectError(refused, 401, "unauthorized")).toBe("the API key has been revoked");
     const listed = (await json(await api(a, "/keys"))) as { id: string; revokedAt: string | null }[];
     expect(listed.find((k) => k.id === id)?.revokedAt).toEqual(expect.any(String));
+  });
+
+  it("keys are cached by each instance, and a change through one leaves the other's cache at once, 10 times over", async () => {
+    for (let round = 0; round < 10; round++) {
+      const [revoker, other] = round % 2 ? [a, b] : [b, a];
+      const { id, key } = await createKey(revoker, { plan: "pro" });
+      // Used through both: each now holds the record.
+      for (const server of [a, b, a, b]) expect((await api(server, "/pets?limit=1", { key })).status).toBe(200);
+      expect((await api(revoker, `/keys/${id}`, { method: "DELETE" })).status).toBe(204);
+      expect(await expectError(await api(other, "/pets?limit=1", { key }), 401, "unauthorized")).toBe("the API key has been revoked");
+    }
+  });
+
+  it("the cache is real: a change hidden from the announcement is not seen until a change is announced", async () => {
+    const { id, key } = await createKey(a, { plan: "free" });
+    expect((await api(b, "/pets?limit=1", { key })).status).toBe(200);
+    // With replication triggers off, the revocation is not announced: B still answers from its
+    // cache. No production path writes like this; it shows the cache is what B consults.
+    await database.query("BEGIN");
+    await database.query("SET LOCAL session_replication_role = replica");
+    await database.query("UPDATE api_keys SET revoked_at = now() WHERE id = $1", [id]);
+    await database.query("COMMIT");
+    expect((await api(b, "/pets?limit=1", { key })).status).toBe(200);
+    // An announced change of that key (its name) empties the caches: the revocation is seen.
+    await database.query("UPDATE api_keys SET name = 'renamed' WHERE id = $1", [id]);
+    await expect.poll(async () => (await api(b, "/pets?limit=1", { key })).status, { timeout: 2_000 }).toBe(401);
+  });
+
+  it("while an instance cannot hear the announcements, it reads keys from the database: no revocation is missed", async () => {
+    const { id, key } = await createKey(a, { plan: "free" });
+    expect((await api(b, "/pets?limit=1", { key })).status).toBe(200);
+    // Cut both instances' listening connections, then revoke before they can listen again.
+    const cut = await database.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'petstore-keys' AND datname = current_database()");
+    expect(cut.rowCount).toBe(2);
+    await database.query("UPDATE api_keys SET revoked_at = now() WHERE id = $1", [id]);
+    expect(await expectError(await api(b, "/pets?limit=1", { key }), 401, "unauthorized")).toBe("the API key has been revoked");
+    // They listen again within a few seconds, and say so on stderr.
+    await expect.poll(async () => (await database.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'petstore-keys' AND datname = current_database()")).rows[0].n, { timeout: 5_000 }).toBe(2);
+    expect(b.stderr()).toMatch(/key cache lost its PostgreSQL connection/);
   });
 
   it("a key with R requests left, hit through both at once, gets exactly R successes", async () => {

@@ -4,6 +4,7 @@ import type { Pool, PoolClient } from "pg";
 import { EVENTS_MIGRATION } from "./events-migration.js";
 import { ORDERS_MIGRATION } from "./orders-migration.js";
 import { KEY_LIFETIMES_MIGRATION } from "./key-lifetimes-migration.js";
+import { KEY_CHANGES_MIGRATION } from "./keys-migration.js";
 
 export interface Migration {
   version: number;
@@ -76,6 +77,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ORDERS_MIGRATION,
   EVENTS_MIGRATION,
   KEY_LIFETIMES_MIGRATION,
+  KEY_CHANGES_MIGRATION,
 ];
 
 // Any constant works, as long as every petstore uses the same one: pg_advisory_xact_lock

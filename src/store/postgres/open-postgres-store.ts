@@ -7,6 +7,8 @@ import { migrate } from "./migrations.js";
 import { snapshotPostgres } from "./postgres-data.js";
 import { storageCall } from "./storage-errors.js";
 import { PostgresEventFeed } from "./postgres-event-feed.js";
+import { KeyCache } from "./key-cache.js";
+import { KeyChangeListener } from "./key-changes.js";
 import { PostgresKeyStore } from "./postgres-key-store.js";
 import { PostgresOrderStore } from "./postgres-order-store.js";
 import { PostgresPetStore } from "./postgres-pet-store.js";
@@ -52,21 +54,25 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   }
   const touches = new TouchBuffer(pool, database, options.warn);
   const events = new PostgresEventFeed(pool, url, options.warn);
+  const keyCache = new KeyCache();
+  const keyChanges = new KeyChangeListener(url, keyCache, options.warn);
   try {
     await events.open();
+    await keyChanges.open();
   } catch (error) {
+    await events.close().catch(() => undefined);
     await pool.end().catch(() => undefined);
-    throw new Error(`cannot listen for events on ${database}: ${messageOf(error)}`, { cause: error });
+    throw new Error(`cannot listen for events and key changes on ${database}: ${messageOf(error)}`, { cause: error });
   }
   let closing: Promise<void> | undefined;
   return {
     pets: new PostgresPetStore(pool, database, options.onBatch),
-    keys: new PostgresKeyStore(pool, database, touches),
+    keys: new PostgresKeyStore(pool, database, touches, keyCache, keyChanges),
     orders: new PostgresOrderStore(pool, database),
     idempotency: new PostgresIdempotencyStore(pool, database, options.warn),
     snapshot: () => storageCall(database, () => snapshotPostgres(pool)),
     events,
-    close: () => (closing ??= events.close().then(() => closePool(pool, touches, options.warn))),
+    close: () => (closing ??= Promise.all([events.close(), keyChanges.close()]).then(() => closePool(pool, touches, options.warn))),
   };
 }
 

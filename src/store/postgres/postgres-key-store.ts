@@ -2,26 +2,36 @@ import { DatabaseError, type Pool, type PoolClient } from "pg";
 import { IdempotencyKeyTakenError, recordOf, type CreateOptions, type IdempotentWrite } from "../idempotency-store.js";
 import type { KeyRecord, KeyStore, Rotation } from "../key-store.js";
 import { inTransaction, insertIdempotencyRecords } from "./idempotency-rows.js";
+import type { KeyCache } from "./key-cache.js";
+import type { KeyAnnouncements } from "./key-changes.js";
 import { freezeKeyRecord, newKeyRecord } from "../indexed/records.js";
 import { KEY_COLUMNS, KEY_PLACEHOLDERS, keyValues, toKeyRecord, type KeyRow } from "./rows.js";
 import { storageCall } from "./storage-errors.js";
 import type { TouchBuffer } from "./touch-buffer.js";
 
 /**
- * API keys in PostgreSQL. findByHash asks the database on every request (a unique-index
- * lookup), so a key revoked through any instance is refused by all of them from the next request.
+ * API keys in PostgreSQL. findByHash answers from this instance's cache when it can, else with a
+ * unique-index lookup. A key changed through any instance is announced to all of them at the
+ * commit (migration 7, key-changes.ts) and leaves their caches, so a revoked key is refused by
+ * every instance from the next request.
  */
 export class PostgresKeyStore implements KeyStore {
   readonly #pool: Pool;
   readonly #database: string;
   readonly #touches: TouchBuffer;
+  readonly #cache: KeyCache;
+  readonly #announcements: KeyAnnouncements;
+  // This instance's latest use of each key: a cached record's lastUsedAt is as old as the cache entry.
+  readonly #lastUse = new Map<string, number>();
   // Keys whose create has not resolved: not there yet for revoke(), as with the file engine.
   readonly #creating = new Set<string>();
 
-  constructor(pool: Pool, database: string, touches: TouchBuffer) {
+  constructor(pool: Pool, database: string, touches: TouchBuffer, cache: KeyCache, announcements: KeyAnnouncements) {
     this.#pool = pool;
     this.#database = database;
     this.#touches = touches;
+    this.#cache = cache;
+    this.#announcements = announcements;
   }
 
   async create(input: KeyRecord, options: CreateOptions<KeyRecord> = {}): Promise<KeyRecord> {
@@ -69,10 +79,16 @@ export class PostgresKeyStore implements KeyStore {
   }
 
   async findByHash(hash: string): Promise<KeyRecord | undefined> {
+    const cached = this.#cache.get(hash);
+    if (cached !== undefined) return this.#withPendingUse(cached);
+    const generation = this.#cache.generation;
     const { rows } = await storageCall(this.#database, () =>
       this.#pool.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE hash = $1 OR previous_hash = $1`, [hash]),
     );
-    return rows[0] && this.#withPendingUse(toKeyRecord(rows[0]));
+    if (rows[0] === undefined) return undefined;
+    const record = toKeyRecord(rows[0]);
+    this.#cache.put(hash, record, generation);
+    return this.#withPendingUse(record);
   }
 
   async list(): Promise<KeyRecord[]> {
@@ -84,19 +100,38 @@ export class PostgresKeyStore implements KeyStore {
 
   async revoke(id: string, at: Date): Promise<KeyRecord | undefined> {
     if (this.#creating.has(id)) return undefined;
-    // COALESCE keeps the first revocation's instant: revoking again changes nothing.
-    const { rows } = await storageCall(this.#database, () =>
-      this.#pool.query<KeyRow>(
-        `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING ${KEY_COLUMNS}`,
-        [id, at.toISOString()],
-      ),
-    );
-    return rows[0] && this.#withPendingUse(toKeyRecord(rows[0]));
+    const announced = this.#announcements.expect(id);
+    let changed = false;
+    try {
+      // COALESCE keeps the first revocation's instant: revoking again changes nothing.
+      const { rows } = await storageCall(this.#database, () =>
+        this.#pool.query<KeyRow>(
+          `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING ${KEY_COLUMNS}`,
+          [id, at.toISOString()],
+        ),
+      );
+      changed = rows[0]?.revoked_at?.getTime() === at.getTime();
+      // Here at once; the other instances with the NOTIFY, which the answer waits for.
+      this.#cache.forget(id);
+      return rows[0] && this.#withPendingUse(toKeyRecord(rows[0]));
+    } finally {
+      await announced(changed);
+    }
   }
 
   /** One UPDATE: the row is the truth every instance reads, so the grace period holds on all of them. */
   async rotate(id: string, rotation: Rotation): Promise<KeyRecord | undefined> {
     if (this.#creating.has(id)) return undefined;
+    const announced = this.#announcements.expect(id);
+    let changed = false;
+    try {
+      return await this.#rotate(id, rotation, (rotated) => (changed = rotated));
+    } finally {
+      await announced(changed);
+    }
+  }
+
+  async #rotate(id: string, rotation: Rotation, rotated: (changed: boolean) => void): Promise<KeyRecord | undefined> {
     const { rows } = await storageCall(this.#database, () =>
       this.#pool.query<KeyRow>(
         `UPDATE api_keys SET previous_hash = CASE WHEN revoked_at IS NULL THEN hash ELSE previous_hash END,
@@ -110,11 +145,16 @@ export class PostgresKeyStore implements KeyStore {
     ).catch((error: unknown) => {
       throw duplicateKeyError(error, id) ?? error;
     });
+    this.#cache.forget(id);
+    // A revoked key is returned unchanged: nothing was announced.
+    rotated(rows[0] !== undefined && rows[0].revoked_at === null);
     return rows[0] && this.#withPendingUse(toKeyRecord(rows[0]));
   }
 
   touch(id: string, at: Date): void {
-    this.#touches.record(id, at.getTime());
+    const ms = at.getTime();
+    this.#touches.record(id, ms);
+    if ((this.#lastUse.get(id) ?? 0) < ms) this.#lastUse.set(id, ms);
   }
 
   /** Revoked admin keys do not count: with all of them revoked, the next start bootstraps one. */
@@ -153,7 +193,7 @@ export class PostgresKeyStore implements KeyStore {
   }
 
   #withPendingUse(record: KeyRecord): KeyRecord {
-    const pending = this.#touches.pendingFor(record.id);
+    const pending = this.#touches.pendingFor(record.id) ?? this.#lastUse.get(record.id);
     if (pending === undefined) return record;
     if (record.lastUsedAt !== null && Date.parse(record.lastUsedAt) >= pending) return record;
     return freezeKeyRecord({ ...record, lastUsedAt: new Date(pending).toISOString() });
