@@ -1,4 +1,5 @@
 import type { H3Event } from "h3";
+import { checkedNewPet } from "../../contract/checked-input.js";
 import { NewPetSchema, PetPatchSchema } from "../../contract/schemas.js";
 import { describeIssue } from "../../contract/validation.js";
 import {
@@ -53,7 +54,7 @@ export async function createPet(event: H3Event, pets: PetStore, creates: Idempot
   const body = await readJsonBody(event);
   const parsed = NewPetSchema.safeParse(body);
   if (!parsed.success) throw invalidBody(describeIssue(parsed.error));
-  const input = { ...parsed.data, status: parsed.data.status ?? DEFAULT_PET_STATUS };
+  const input = checkedNewPet({ ...parsed.data, status: parsed.data.status ?? DEFAULT_PET_STATUS });
   return creates.run<Pet, Pet>(
     event,
     body,
