@@ -29,6 +29,18 @@ describe("a version 1 db file", () => {
     await again.store.close();
   });
 
+  it("is upgraded too when written by hand with the version last", async () => {
+    const file = await tempDbPath();
+    const { version: _version, ...rest } = JSON.parse(await readFile(FIXTURE, "utf8")) as Record<string, unknown>;
+    // Spaced out as a person would write it: start-up reads only the first bytes when it can.
+    await writeFile(file, JSON.stringify({ ...rest, version: 1 }, null, 2));
+    const { store, warnings } = await openCounted(file);
+    expect(warnings).toEqual([`upgraded ${file} from format version 1 to 2; the old file is kept as ${file}.v1.bak`]);
+    expect((JSON.parse(await readFile(file, "utf8")) as { version: number }).version).toBe(2);
+    expect((await store.keys.list()).map((key) => key.name)).toEqual(["from v1"]);
+    await store.close();
+  });
+
   it("is left untouched, with no copy, when it cannot be opened", async () => {
     const file = await tempDbPath();
     const broken = (await readFile(FIXTURE, "utf8")).replace('"status":"sold"', '"status":"lost"');

@@ -3,7 +3,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Low } from "lowdb";
 import { messageOf } from "../../support/error-text.js";
 import type { Persist } from "../indexed/group-commit.js";
-import { emptyBatch, type Batch, type StoreData, type StoreState } from "../indexed/store-state.js";
+import { emptyBatch, emptyStoreData, type Batch, type StoreData, type StoreState } from "../indexed/store-state.js";
 import type { DurableJsonFile, WriteEvent } from "./durable-json-file.js";
 import { encodeRecord } from "./journal-record.js";
 import type { JournalFile } from "./journal-file.js";
@@ -100,8 +100,15 @@ export class JournaledDb {
 
   /** lowdb's way to replace the document: set its data, then write it (one serialisation, one file write). */
   async #writeDocument(data: StoreData): Promise<void> {
-    this.#parts.document.data = data;
-    await this.#parts.document.write();
+    const { document } = this.#parts;
+    document.data = data;
+    try {
+      await document.write();
+    } finally {
+      // The state is the truth in memory; a snapshot kept here would be a second copy of every
+      // record until the next compaction.
+      document.data = emptyStoreData();
+    }
   }
 
   #threshold(): number {

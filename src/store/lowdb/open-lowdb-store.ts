@@ -80,6 +80,10 @@ async function openJournaledDb(file: string, options: LowdbStoreOptions): Promis
   const journal = await writeOrThrow(journalPath, () => JournalFile.open(journalPath, parsed?.validLength ?? 0));
   warnTorn(journalPath, parsed, options.warn);
   const state = new StoreState(data, options.now);
+  // The state now holds every record; the parsed file would otherwise stay in memory beside it
+  // until the first compaction (a second copy of every pet: +200 MB at 1M pets). Nothing writes
+  // the document without first setting its data from the state (JournaledDb's compaction and close).
+  document.data = emptyStoreData();
   const db = new JournaledDb({
     document,
     file: adapter,

@@ -2,7 +2,7 @@
 // a petstore that knows only version 1 would drop those fields when loading (zod strips unknown
 // fields), so an expired key would work again. The version number makes it refuse instead.
 import { constants } from "node:fs";
-import { copyFile, readFile } from "node:fs/promises";
+import { copyFile, open, readFile } from "node:fs/promises";
 import { writeFileAtomic } from "../../support/json-file.js";
 import { STORE_DATA_VERSION } from "../indexed/store-state.js";
 import { StoreCorruptError } from "../errors.js";
@@ -17,6 +17,8 @@ export type Upgrade = { from: number; backup: string } | undefined;
  * newer is left for the normal read to report; one whose upgrade would not load is left untouched.
  */
 export async function upgradeStoreFile(file: string): Promise<Upgrade> {
+  // Every start asks; parsing a 1M-pet file only to read its version took seconds (issue 20).
+  if (((await leadingVersion(file)) ?? 0) >= STORE_DATA_VERSION) return undefined;
   const json = await readJson(file);
   if (json === undefined) return undefined;
   const from = typeof json.version === "number" ? json.version : 1;
@@ -34,6 +36,24 @@ export async function upgradeStoreFile(file: string): Promise<Upgrade> {
   });
   await writeFileAtomic(file, JSON.stringify(upgraded), { durable: true });
   return { from, backup };
+}
+
+/**
+ * The version as petstore writes it, first in the file (`{"version":2,...`), from the file's
+ * first bytes; undefined when the file does not start so (a file written by hand, or missing),
+ * and then the whole file is read to find out.
+ */
+async function leadingVersion(file: string): Promise<number | undefined> {
+  const handle = await open(file, "r").catch(() => undefined);
+  if (handle === undefined) return undefined;
+  try {
+    const head = Buffer.alloc(64);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    const match = /^\s*\{\s*"version"\s*:\s*(\d+)\s*[,}]/.exec(head.toString("utf8", 0, bytesRead));
+    return match ? Number(match[1]) : undefined;
+  } finally {
+    await handle.close();
+  }
 }
 
 async function readJson(file: string): Promise<Record<string, unknown> | undefined> {
