@@ -28,6 +28,7 @@ import { getOpenApi } from "./routes/openapi.js";
 import { getInventory, getOrder, listOrders, placeOrder, updateOrder } from "./routes/orders.js";
 import { streamEvents, type EventRouteDeps } from "./routes/events.js";
 import { createPet, deletePet, getPet, listPets, updatePet } from "./routes/pets.js";
+import { registerDocs } from "./docs/docs-routes.js";
 
 declare module "h3" {
   interface H3EventContext {
@@ -85,6 +86,7 @@ export function createApp(deps: AppDeps): H3 {
   app.use(observeGuard(createGuard({ ...deps, trustProxy, onRefused: refused }), deps));
 
   registerRoutes(app, ROUTES, handlers(deps));
+  registerDocs(app);
   return app;
 }
 

@@ -6,6 +6,7 @@ import { messageOf } from "../support/error-text.js";
 import { loadServeConfig } from "../limits/config.js";
 import { defaultLimitsConfig, limitsFor } from "../limits/plans.js";
 import { createApp } from "./app.js";
+import { DOCS_PATH } from "./docs/page.js";
 import { environmentAdminKey, ensureAdminKey } from "./keys/admin-keys.js";
 import { listenStrict } from "./listen.js";
 import { openBackends } from "./open-backends.js";
@@ -131,6 +132,7 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
     // Last, so that whoever waits for this line finds the server ready, bootstrap key included.
     io.stdout.write(`petstore listening on ${baseUrl} (${description})\n`);
     for (const origin of listener.networkOrigins) io.stdout.write(`petstore also listening on ${origin}${API_PREFIX}\n`);
+    io.stdout.write(`petstore API reference on ${listener.origin}${DOCS_PATH}\n`);
     return {
       baseUrl,
       origin: listener.origin,
