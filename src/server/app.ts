@@ -29,6 +29,7 @@ import { getInventory, getOrder, listOrders, placeOrder, updateOrder } from "./r
 import { streamEvents, type EventRouteDeps } from "./routes/events.js";
 import { createPet, deletePet, getPet, listPets, updatePet } from "./routes/pets.js";
 import { registerDocs } from "./docs/docs-routes.js";
+import { createCors, type CorsOptions } from "./cors.js";
 
 declare module "h3" {
   interface H3EventContext {
@@ -66,6 +67,8 @@ export interface AppDeps {
   metricsRoute?: MetricsRoute;
   /** GET /v1/events: the store's feed, the open streams and their timings. */
   events?: Omit<EventRouteDeps, "keys">;
+  /** CORS for these browser origins (--cors-origin); none without. */
+  cors?: CorsOptions;
 }
 
 /** Builds the API as an h3 app (a fetch function); it never listens. */
@@ -83,6 +86,8 @@ export function createApp(deps: AppDeps): H3 {
   });
   const trustProxy = deps.trustProxy === true ? { hops: 1 } : deps.trustProxy || undefined;
   const refused = deps.metrics ? (reason: string) => deps.metrics?.refused(reason) : undefined;
+  // Before the guard: a preflight is answered without a key and without being counted.
+  if (deps.cors) app.use(createCors(deps.cors));
   app.use(observeGuard(createGuard({ ...deps, trustProxy, onRefused: refused }), deps));
 
   registerRoutes(app, ROUTES, handlers(deps));

@@ -53,6 +53,8 @@ export interface ServeOptions {
   now?: () => number;
   /** Keep-alive, retry, unsent-bytes and revocation-check settings of event streams; tests shorten them. */
   eventStreams?: Partial<EventStreamSettings>;
+  /** Browser origins allowed to call the API (CORS); none by default. */
+  corsOrigins?: string[];
 }
 
 export interface ServeIO {
@@ -113,6 +115,7 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
       metrics,
       outages: new OutageLog(logger, now),
       readiness: () => checkReadiness(checks),
+      cors: options.corsOrigins?.length ? { origins: options.corsOrigins } : undefined,
       metricsRoute: metrics && options.metricsToken ? { token: options.metricsToken, scrape: metrics.scrape } : undefined,
     });
     if (metrics && options.metricsPort !== undefined) {
