@@ -30,6 +30,7 @@ import { streamEvents, type EventRouteDeps } from "./routes/events.js";
 import { createPet, deletePet, getPet, listPets, updatePet } from "./routes/pets.js";
 import { registerDocs } from "./docs/docs-routes.js";
 import { createCors, type CorsOptions } from "./cors.js";
+import { issueEventTicket } from "./events/event-tickets.js";
 
 declare module "h3" {
   interface H3EventContext {
@@ -134,6 +135,7 @@ function handlers(deps: AppDeps): Handlers<OperationId> {
     getCurrentKey: (event) => getCurrentKey(event, keyRoutes),
     takeBackup: () => takeBackup(deps.snapshot),
     getOpenApi,
+    createEventTicket: (event) => issueEventTicket(event.context.principal!, now()),
     streamEvents: (event) => {
       // An app built without a feed (a unit test of other routes) has no stream to give.
       if (!deps.events) throw new ApiHttpError("not_found", "this server does not serve events");
