@@ -14,7 +14,7 @@ let key: string;
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  [server, browser] = await Promise.all([startTestServer(), launchBrowser({ acceptInsecureCerts: true })]);
   for (const name of ["Rex", "Tom"]) await server.api("/pets", { json: { name, categoryId: 1 } });
   key = (await createKey(server, { plan: "pro", name: "browser" })).key;
   docs = await watchedPage(browser);
@@ -81,5 +81,21 @@ describe("the /docs page in Chromium", () => {
     expect(headers["ratelimit-policy"]).toBe('"minute";q=300;w=60,"day";q=10000;w=86400');
     expect(headers.ratelimit).toMatch(/^"minute";r=299;t=\d+,"day";r=9999;t=\d+$/);
     expect(docs.problems).toEqual([]);
+  });
+
+  it("works the same over HTTPS (serve --https): every file from the same origin, no console error", async () => {
+    const secure = await startTestServer({ tls: { selfSigned: true } });
+    try {
+      const page = await watchedPage(browser);
+      await page.page.goto(`${secure.origin}/docs`);
+      await page.page.waitForSelector("#operations-Pets-listPets", { timeout: 15_000 });
+      expect(secure.origin).toMatch(/^https:/);
+      expect(page.problems).toEqual([]);
+      expect(page.requests.filter((url) => !url.startsWith(`${secure.origin}/`) && !url.startsWith("data:"))).toEqual([]);
+      expect(await page.page.$eval(".servers select", (select) => (select as unknown as { value: string }).value)).toBe(`${secure.origin}/v1`);
+      await page.page.close();
+    } finally {
+      await secure.close();
+    }
   });
 });

@@ -4,10 +4,12 @@ import puppeteer, { type Browser, type Page } from "puppeteer-core";
 
 export const CHROMIUM = process.env.PUPPETEER_EXECUTABLE_PATH ?? "/usr/bin/chromium";
 
-export async function launchBrowser(): Promise<Browser> {
+/** `acceptInsecureCerts`: trust a self-signed certificate (serve --https), as a person clicking through would. */
+export async function launchBrowser(options: { acceptInsecureCerts?: boolean } = {}): Promise<Browser> {
   return puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
+    acceptInsecureCerts: options.acceptInsecureCerts ?? false,
     // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
     args: ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
   });
