@@ -42,7 +42,7 @@ try {
     await page.type("#auth-bearer-value", adminKey);
     await page.click(".modal-ux .auth-btn-wrapper .authorize");
     await page.click(".modal-ux .btn-done");
-    await page.evaluate(() => document.querySelector(".scheme-container")?.scrollIntoView());
+    await page.$eval(".scheme-container", (element) => element.scrollIntoView());
     await page.screenshot({ path: out });
     console.log(`wrote ${out}`);
   } finally {
