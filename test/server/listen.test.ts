@@ -115,9 +115,11 @@ describe("addresses", () => {
     for (const line of others) expect((await fetch(`${line.split(" ").at(-1)}/openapi.json`)).status).toBe(200);
   });
 
-  it("on 127.0.0.1: one line", async () => {
+  it("on 127.0.0.1: one line, then the API reference's", async () => {
     const server = await start({ host: "127.0.0.1" });
-    expect(server.stdout().trimEnd().split("\n")).toHaveLength(1);
+    const lines = server.stdout().trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe(`petstore API reference on ${server.origin}/docs`);
   });
 });
 
