@@ -29,6 +29,11 @@ export const MAX_STREAMS_PER_KEY = 5;
 /** Bytes a consumer may leave unread before its stream is cut. */
 export const MAX_UNSENT_BYTES = 1024 * 1024;
 
+/** How long a ticket for a browser's EventSource (POST /events/tickets) opens streams. */
+export const EVENT_TICKET_TTL_SECONDS = 60;
+/** `evt_<key id>.<expiry, Unix seconds>.<HMAC-SHA256, base64url>` */
+export const EVENT_TICKET_PATTERN = "^evt_key_[0-9A-Za-z_]{1,40}\\.[0-9]{10}\\.[0-9A-Za-z_-]{43}$";
+
 export function isEventType(value: string): value is EventType {
   return (EVENT_TYPES as readonly string[]).includes(value);
 }

@@ -12,7 +12,7 @@ import {
   LIST_LIMIT_MAX,
   LIST_LIMIT_MIN,
 } from "./constants.js";
-import { EVENT_BACKLOG, EVENT_KEEP_ALIVE_MS, EVENT_TYPES, MAX_STREAMS_PER_KEY } from "./events.js";
+import { EVENT_BACKLOG, EVENT_KEEP_ALIVE_MS, EVENT_TICKET_PATTERN, EVENT_TICKET_TTL_SECONDS, EVENT_TYPES, MAX_STREAMS_PER_KEY } from "./events.js";
 import { hours, IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_TTL_MS } from "./limits.js";
 import type { ErrorResponseName, HeaderName } from "./response-names.js";
 
@@ -83,6 +83,8 @@ export interface RouteEntry {
   request?: { body?: string; mediaTypes?: readonly string[]; parameters?: Parameter[] };
   /** Absent: not an API operation, not in the document. */
   doc?: OperationDoc;
+  /** Also opened by `?ticket=` from createEventTicket, for a browser's EventSource (it cannot send Authorization). */
+  ticket?: true;
 }
 
 const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
@@ -232,11 +234,17 @@ const EVENTS_ROUTE = {
   method: "GET",
   path: "/events",
   access: "key",
+  ticket: true,
   stability: "stable",
   request: {
     parameters: [
       query("types", `Comma-separated event types to receive (${EVENT_TYPES.join(", ")}); all when absent.`, { type: "string" }),
       query("lastEventId", "Resume after this event id, for clients that cannot send the Last-Event-ID header.", { type: "integer", minimum: 0 }),
+      query(
+        "ticket",
+        `Instead of Authorization, for a browser's EventSource (which cannot send headers): a ticket from POST /events/tickets, valid ${EVENT_TICKET_TTL_SECONDS} s. Never put the API key itself in a URL.`,
+        { type: "string", maxLength: 120, pattern: EVENT_TICKET_PATTERN },
+      ),
       {
         name: "Last-Event-ID",
         in: "header",
@@ -401,6 +409,33 @@ export const ROUTES = [
   },
   ...STORE_ROUTES,
   EVENTS_ROUTE,
+  {
+    operationId: "createEventTicket",
+    method: "POST",
+    path: "/events/tickets",
+    access: "key",
+    stability: "stable",
+    doc: {
+      tag: "meta",
+      summary: "A short-lived ticket to open the event stream from a browser",
+      description:
+        `A browser's EventSource cannot send Authorization: open \`GET /events?ticket=<ticket>\` instead. The ticket opens event streams ` +
+        `of this key only, for ${EVENT_TICKET_TTL_SECONDS} s (a stream opened in time stays open); it stops working with the key (revoked, expired, rotated). No body.`,
+      success: {
+        status: 200,
+        description: "The ticket.",
+        schema: {
+          type: "object",
+          properties: {
+            ticket: { type: "string", maxLength: 120, pattern: EVENT_TICKET_PATTERN },
+            expiresAt: { type: "string", format: "date-time", description: "When it stops opening streams." },
+          },
+          required: ["ticket", "expiresAt"],
+          additionalProperties: false,
+        },
+      },
+    },
+  },
   {
     operationId: "listKeys",
     method: "GET",

@@ -28,6 +28,9 @@ import { getOpenApi } from "./routes/openapi.js";
 import { getInventory, getOrder, listOrders, placeOrder, updateOrder } from "./routes/orders.js";
 import { streamEvents, type EventRouteDeps } from "./routes/events.js";
 import { createPet, deletePet, getPet, listPets, updatePet } from "./routes/pets.js";
+import { registerDocs } from "./docs/docs-routes.js";
+import { createCors, type CorsOptions } from "./cors.js";
+import { issueEventTicket } from "./events/event-tickets.js";
 
 declare module "h3" {
   interface H3EventContext {
@@ -65,6 +68,8 @@ export interface AppDeps {
   metricsRoute?: MetricsRoute;
   /** GET /v1/events: the store's feed, the open streams and their timings. */
   events?: Omit<EventRouteDeps, "keys">;
+  /** CORS for these browser origins (--cors-origin); none without. */
+  cors?: CorsOptions;
 }
 
 /** Builds the API as an h3 app (a fetch function); it never listens. */
@@ -82,9 +87,12 @@ export function createApp(deps: AppDeps): H3 {
   });
   const trustProxy = deps.trustProxy === true ? { hops: 1 } : deps.trustProxy || undefined;
   const refused = deps.metrics ? (reason: string) => deps.metrics?.refused(reason) : undefined;
+  // Before the guard: a preflight is answered without a key and without being counted.
+  if (deps.cors) app.use(createCors(deps.cors));
   app.use(observeGuard(createGuard({ ...deps, trustProxy, onRefused: refused }), deps));
 
   registerRoutes(app, ROUTES, handlers(deps));
+  registerDocs(app);
   return app;
 }
 
@@ -127,6 +135,7 @@ function handlers(deps: AppDeps): Handlers<OperationId> {
     getCurrentKey: (event) => getCurrentKey(event, keyRoutes),
     takeBackup: () => takeBackup(deps.snapshot),
     getOpenApi,
+    createEventTicket: (event) => issueEventTicket(event.context.principal!, now()),
     streamEvents: (event) => {
       // An app built without a feed (a unit test of other routes) has no stream to give.
       if (!deps.events) throw new ApiHttpError("not_found", "this server does not serve events");

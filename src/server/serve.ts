@@ -6,6 +6,7 @@ import { messageOf } from "../support/error-text.js";
 import { loadServeConfig } from "../limits/config.js";
 import { defaultLimitsConfig, limitsFor } from "../limits/plans.js";
 import { createApp } from "./app.js";
+import { DOCS_PATH } from "./docs/page.js";
 import { environmentAdminKey, ensureAdminKey } from "./keys/admin-keys.js";
 import { listenStrict } from "./listen.js";
 import { openBackends } from "./open-backends.js";
@@ -52,6 +53,8 @@ export interface ServeOptions {
   now?: () => number;
   /** Keep-alive, retry, unsent-bytes and revocation-check settings of event streams; tests shorten them. */
   eventStreams?: Partial<EventStreamSettings>;
+  /** Browser origins allowed to call the API (CORS); none by default. */
+  corsOrigins?: string[];
 }
 
 export interface ServeIO {
@@ -112,6 +115,7 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
       metrics,
       outages: new OutageLog(logger, now),
       readiness: () => checkReadiness(checks),
+      cors: options.corsOrigins?.length ? { origins: options.corsOrigins } : undefined,
       metricsRoute: metrics && options.metricsToken ? { token: options.metricsToken, scrape: metrics.scrape } : undefined,
     });
     if (metrics && options.metricsPort !== undefined) {
@@ -131,6 +135,7 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
     // Last, so that whoever waits for this line finds the server ready, bootstrap key included.
     io.stdout.write(`petstore listening on ${baseUrl} (${description})\n`);
     for (const origin of listener.networkOrigins) io.stdout.write(`petstore also listening on ${origin}${API_PREFIX}\n`);
+    io.stdout.write(`petstore API reference on ${listener.origin}${DOCS_PATH}\n`);
     return {
       baseUrl,
       origin: listener.origin,

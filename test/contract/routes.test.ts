@@ -39,6 +39,7 @@ describe("the document is generated from the table", () => {
       "/v1/store/orders/:orderId": "GET, HEAD, PATCH",
       "/v1/store/inventory": "GET, HEAD",
       "/v1/events": "GET, HEAD",
+      "/v1/events/tickets": "POST",
       "/v1/keys": "GET, HEAD, POST",
       "/v1/keys/:id": "DELETE",
       "/v1/keys/:id/rotate": "POST",

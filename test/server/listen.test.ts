@@ -103,7 +103,9 @@ describe("addresses", () => {
   it("on 0.0.0.0: the first line as always, then one line per network address of the machine", async () => {
     const server = await start({ host: "0.0.0.0" });
     const port = new URL(server.baseUrl).port;
-    const [first, ...others] = server.stdout().trimEnd().split("\n");
+    const [first, ...rest] = server.stdout().trimEnd().split("\n");
+    const others = rest.filter((line) => line.startsWith("petstore also listening on "));
+    expect(rest.at(-1)).toBe(`petstore API reference on http://127.0.0.1:${port}/docs`);
     expect(first).toMatch(new RegExp(`^petstore listening on http://127\\.0\\.0\\.1:${port}/v1 \\(db `));
     const expected = Object.values(networkInterfaces())
       .flat()
@@ -113,9 +115,11 @@ describe("addresses", () => {
     for (const line of others) expect((await fetch(`${line.split(" ").at(-1)}/openapi.json`)).status).toBe(200);
   });
 
-  it("on 127.0.0.1: one line", async () => {
+  it("on 127.0.0.1: one line, then the API reference's", async () => {
     const server = await start({ host: "127.0.0.1" });
-    expect(server.stdout().trimEnd().split("\n")).toHaveLength(1);
+    const lines = server.stdout().trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe(`petstore API reference on ${server.origin}/docs`);
   });
 });
 

@@ -288,7 +288,7 @@ describe("conditional requests", () => {
 describe("routing errors", () => {
   it("answers an unknown path with 404 not_found", async () => {
     await expectError(await server.api("/nothing-here"), 404, "not_found");
-    await expectError(await server.api(`${server.origin}/favicon.ico`, { key: null }), 404, "not_found");
+    await expectError(await server.api(`${server.origin}/robots.txt`, { key: null }), 404, "not_found");
   });
 
   it.each([

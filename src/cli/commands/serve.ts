@@ -31,6 +31,10 @@ export function registerServe(program: Command, ctx: CliContext, setExitCode: (c
     .option("--metrics-port <port>", "serve Prometheus /metrics on this port of 127.0.0.1 (env PETSTORE_METRICS_PORT)")
     .option("--metrics-host <host>", "address for --metrics-port (env PETSTORE_METRICS_HOST, default 127.0.0.1)")
     .option("--metrics-token <token>", "also serve /metrics on the main port to this bearer token (env PETSTORE_METRICS_TOKEN)")
+    .option(
+      "--cors-origin <origins>",
+      "let browser apps on these origins call the API: https://app.example.com[,...] (env PETSTORE_CORS_ORIGINS)",
+    )
     .addHelpText(
       "after",
       "\nExamples:\n  $ petstore serve\n  $ PETSTORE_ADMIN_KEY=... petstore serve --port 8080 --db /var/lib/petstore/db.json\n" +
@@ -38,6 +42,7 @@ export function registerServe(program: Command, ctx: CliContext, setExitCode: (c
         "  $ petstore serve --https                                  # self-signed, for local use\n" +
         "  $ petstore serve --host 0.0.0.0 --cert fullchain.pem --key privkey.pem\n" +
         "  $ petstore serve --trust-proxy 1 --metrics-port 9464 --log-format json   # behind one load balancer\n" +
+        "  $ petstore serve --cors-origin https://app.example.com,http://localhost:5173\n" +
         "\nSignals: SIGTERM and SIGINT stop gracefully; SIGHUP reloads the --config limits file.\n",
     )
     .action(async (flags: ServeFlags) => {

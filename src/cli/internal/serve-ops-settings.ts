@@ -4,6 +4,7 @@ import type { ServeOptions } from "../../server/serve.js";
 import { messageOf } from "../../support/error-text.js";
 import { parseTrustProxy } from "../../support/trust-proxy.js";
 import { UsageError } from "../errors.js";
+import { parseCorsOrigins } from "./cors-origins.js";
 
 export interface ServeOpsFlags {
   logFormat?: string;
@@ -11,10 +12,11 @@ export interface ServeOpsFlags {
   metricsPort?: string;
   metricsHost?: string;
   metricsToken?: string;
+  corsOrigin?: string;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
-type OpsOptions = Pick<ServeOptions, "logFormat" | "trustProxy" | "metricsPort" | "metricsHost" | "metricsToken">;
+type OpsOptions = Pick<ServeOptions, "logFormat" | "trustProxy" | "metricsPort" | "metricsHost" | "metricsToken" | "corsOrigins">;
 
 const pick = (flag: string | undefined, variable: string | undefined) => flag ?? (variable === "" ? undefined : variable);
 
@@ -38,6 +40,8 @@ export function resolveServeOps(flags: ServeOpsFlags, env: Env, isStderrTTY: boo
     if (token.length < 16) throw new UsageError("--metrics-token must be at least 16 characters long");
     options.metricsToken = token;
   }
+  const cors = pick(flags.corsOrigin, env.PETSTORE_CORS_ORIGINS);
+  if (cors !== undefined) options.corsOrigins = parseCorsOrigins(cors);
   return options;
 }
 

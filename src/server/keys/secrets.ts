@@ -49,5 +49,8 @@ const KEY_SHAPED = /ps_[0-9A-Za-z_]{8,}/g;
  * @example redactSecrets("GET /v1/pets?key=ps_AbC…") === "GET /v1/pets?key=ps_[redacted]"
  */
 export function redactSecrets(text: string): string {
-  return text.replace(KEY_SHAPED, "ps_[redacted]");
+  return text.replace(KEY_SHAPED, "ps_[redacted]").replace(TICKET_SHAPED, "evt_[redacted]");
 }
+
+/** An event-stream ticket (src/server/events/event-tickets.ts), sent in the stream's URL. */
+const TICKET_SHAPED = /evt_key_[0-9A-Za-z_]{8,}[.0-9A-Za-z_-]*/g;

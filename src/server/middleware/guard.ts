@@ -12,6 +12,7 @@ import { bearerToken } from "../internal/bearer.js";
 import { NotModified } from "../internal/not-modified.js";
 import { hashApiKey } from "../keys/secrets.js";
 import { keyRefusal } from "../keys/key-validity.js";
+import { keyOfTicket } from "../events/event-tickets.js";
 import { anonymousBucket, clientAddress, type TrustProxy } from "../internal/client-ip.js";
 import { REQUEST_ID_HEADER, requestIdOf } from "../internal/request-id.js";
 
@@ -50,7 +51,7 @@ export function createGuard(deps: GuardDeps): Middleware {
       return withReasonPhrase(event, await next());
     }
     const operation = routes?.operations[(event.req.method === "HEAD" ? "GET" : event.req.method) as Method];
-    const credential = await identify(event, deps);
+    const credential = await identify(event, deps, operation?.ticket === true);
     const key = credential.key;
     const subject = key ? `key:${key.id}` : `ip:${clientIp(event, deps.trustProxy)}`;
     const anonymous = deps.anonymousLimitsOf?.() ?? deps.anonymousLimits;
@@ -98,9 +99,11 @@ function withReasonPhrase(event: H3Event, result: unknown): unknown {
 
 type Credential = { key: KeyRecord; problem?: undefined } | { key?: undefined; problem: string };
 
-async function identify(event: H3Event, deps: GuardDeps): Promise<Credential> {
+async function identify(event: H3Event, deps: GuardDeps, acceptsTicket: boolean): Promise<Credential> {
   const header = event.req.headers.get("authorization");
   if (header === null) {
+    const ticket = acceptsTicket ? event.url.searchParams.get("ticket") : null;
+    if (ticket !== null) return identifyTicket(ticket, deps);
     return { problem: "missing API key: send the header Authorization: Bearer <API key>" };
   }
   const token = bearerToken(header);
@@ -110,6 +113,16 @@ async function identify(event: H3Event, deps: GuardDeps): Promise<Credential> {
   if (!key) return { problem: "the API key is not valid" };
   const problem = key === deps.environmentAdmin ? undefined : keyRefusal(key, hash, deps.now());
   return problem === undefined ? { key } : { problem };
+}
+
+/** A browser's EventSource, with a ticket from createEventTicket: the key it was issued to, if still usable. */
+async function identifyTicket(ticket: string, deps: GuardDeps): Promise<Credential> {
+  const admin = deps.environmentAdmin;
+  const findKey = async (id: string) => (admin?.id === id ? admin : (await deps.keys.list()).find((key) => key.id === id));
+  const found = await keyOfTicket(ticket, findKey, deps.now());
+  if (!found.key) return found;
+  const problem = found.key === admin ? undefined : keyRefusal(found.key, found.key.hash, deps.now());
+  return problem === undefined ? found : { problem };
 }
 
 /** A refusal: what the error path would answer for the same ApiHttpError, built directly. */
