@@ -229,7 +229,7 @@ function parseBody(answer: Extract<Attempt, { kind: "answer" }>, url: string, ba
   if (answer.text === "") return undefined;
   const type = answer.headers["content-type"];
   if (type !== undefined && !isJsonType(type)) {
-    const body = { code: UNEXPECTED, message: `the answer from ${url} is ${type.split(";")[0]?.trim()}, not JSON`, status: answer.status };
+    const body = { code: UNEXPECTED, message: `the answer from ${url} is ${type.split(";")[0]?.trim()}, not JSON: ${answer.text.slice(0, 80)}`, status: answer.status };
     throw new ApiError(body, notThisApiHint(new URL(baseUrl).origin));
   }
   try {

@@ -82,7 +82,7 @@ describe("answers that are not the API's", () => {
     { name: "object-not-list", args: ["pets", "list"], error: /^Error: the answer from \S+ is not a list of pets: an object where an array belongs \(unexpected_response, HTTP 200\)$/ },
     { name: "pet-without-id", args: ["pets", "get", "1"], error: /^Error: the answer from \S+\/pets\/1 is not a pet: it has no integer id \(unexpected_response, HTTP 200\)$/ },
     { name: "pet-without-id", args: ["pets", "list", "--all"], error: /^Error: the answer from \S+ is not a list of pets: item 0 it has no integer id \(unexpected_response, HTTP 200\)$/ },
-    { name: "wrong-content-type", args: ["pets", "list"], error: /^Error: the answer from \S+ is text\/html, not JSON \(unexpected_response, HTTP 200\)$/ },
+    { name: "wrong-content-type", args: ["pets", "list"], error: /^Error: the answer from \S+ is text\/html, not JSON: <!doctype html><title>Welcome to nginx!<\/title> \(unexpected_response, HTTP 200\)$/ },
     { name: "empty-200", args: ["pets", "list"], error: /^Error: the answer from \S+ is not a list of pets: an empty answer where an array belongs \(unexpected_response, HTTP 200\)$/ },
     { name: "empty-200", args: ["pets", "get", "1"], error: /^Error: the answer from \S+\/pets\/1 is not a pet: an empty answer where an object belongs \(unexpected_response, HTTP 200\)$/ },
   ];
