@@ -47,6 +47,14 @@ export class NetworkError extends Error {
   }
 }
 
+/**
+ * An answer that came but cannot be used as the API's (a Link that is not a URL): exit 1, with
+ * what was wrong; the value is quoted only as far as it helps.
+ */
+export class AnswerError extends Error {
+  override name = "AnswerError";
+}
+
 /** Already reported to the user; only the exit code is left to set. */
 export class SilentError extends Error {
   override name = "SilentError";

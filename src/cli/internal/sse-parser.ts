@@ -19,6 +19,8 @@ export class SseParser {
     this.#buffer += text;
     const done: SseMessage[] = [];
     for (let end = this.#buffer.search(/\r\n|\r|\n/); end >= 0; end = this.#buffer.search(/\r\n|\r|\n/)) {
+      // A CR that ends the text so far may be the first half of a CRLF cut between chunks: wait.
+      if (end === this.#buffer.length - 1 && this.#buffer.endsWith("\r")) break;
       const line = this.#buffer.slice(0, end);
       this.#buffer = this.#buffer.slice(end + (this.#buffer.startsWith("\r\n", end) ? 2 : 1));
       const message = this.#line(line);
