@@ -73,6 +73,7 @@ const BEHAVIOURS: Record<string, Behaviour> = {
   "retry-after-garbage": rateLimited("soon, probably"),
   "link-other-host": (_req, res, ctx) => json(res, 200, [PET], { link: `<${ctx.other}/v1/pets?cursor=stolen>; rel="next"` }),
   "link-loop": (req, res, ctx) => json(res, 200, [PET], { link: `<${ctx.self}${req.url}>; rel="next"` }),
+  "escape-name": (_req, res) => json(res, 200, [{ ...PET, name: "Rex\u001b]0;pwned\u0007\u001b[2J\u009b31m" }]),
   "giant-error": (_req, res) => json(res, 400, { code: "validation_failed", message: "x".repeat(10 * 1024 * 1024), status: 400 }),
   "escape-error": (_req, res) =>
     json(res, 400, { code: "validation_failed\u001b[2J", message: ESCAPE_MESSAGE, status: 400 }),

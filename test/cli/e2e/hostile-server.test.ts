@@ -210,6 +210,12 @@ describe("an Error body printed safely", () => {
     expect(result.stderr).toBe("Error: bad red fake line2end (validation_failed, HTTP 400)\n");
   });
 
+  it("a pet name with escape sequences is shown without them in a terminal's table", async () => {
+    const result = await runCli(["pets", "list", "--base-url", hostile.baseUrl("escape-name"), "--api-key", KEY, "--color", "never", "--no-pager"], { tty: true });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("ID  NAME  CATEGORY  STATUS\n1   Rex   1         available\n");
+  });
+
   it("with --json the control characters stay escaped inside the JSON string", async () => {
     const result = await run("escape-error", ["pets", "list", "--json"]);
     expect(result.code).toBe(1);
