@@ -15,7 +15,7 @@ import { readRecords } from "../../src/cli/internal/import/read-records.js";
 import { validateRecords } from "../../src/cli/internal/import/validate-records.js";
 import { linkWithRel } from "../../src/cli/internal/link-header.js";
 import { parseRetryAfter } from "../../src/cli/internal/retry-policy.js";
-import { SseParser, type SseMessage } from "../../src/cli/internal/sse-parser.js";
+import { MAX_EVENT_CHARS, SseParser, type SseMessage } from "../../src/cli/internal/sse-parser.js";
 import { applyShaping } from "../../src/cli/output/json-shaping.js";
 import { renderJson } from "../../src/cli/output/json.js";
 
@@ -249,5 +249,19 @@ describe("the event stream", () => {
       }),
       runs(500),
     );
+  });
+
+  it("a line or an event past 1 MiB is dropped with a clear error, and the parser goes on", () => {
+    for (const oversized of ["x".repeat(MAX_EVENT_CHARS + 1), `data: ${"x".repeat(1023)}\n`.repeat(1025)]) {
+      const parser = new SseParser();
+      let error: unknown;
+      try {
+        parser.push(oversized);
+      } catch (thrown) {
+        error = thrown;
+      }
+      expectClearError(error, AnswerError, /^the event stream sent an event of more than 1048576 characters; it was dropped$/);
+      expect(parser.push("\ndata: next\n\n")).toEqual([{ event: "message", id: undefined, data: "next" }]);
+    }
   });
 });

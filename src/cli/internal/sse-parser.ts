@@ -1,3 +1,5 @@
+import { AnswerError } from "../errors.js";
+
 // The WHATWG event-stream parsing rules the client needs: fields up to a blank line make one
 // event; comments (":") and unknown fields are ignored; `data:` lines are joined with "\n".
 
@@ -8,9 +10,17 @@ export interface SseMessage {
   data: string;
 }
 
-/** Feed it text as it arrives; it returns the events completed so far. */
+/** The most one event may take (its lines so far included): the server's events are under 1 kB. */
+export const MAX_EVENT_CHARS = 1024 * 1024;
+
+/**
+ * Feed it text as it arrives; it returns the events completed so far. An event (or a line) past
+ * MAX_EVENT_CHARS throws AnswerError and is dropped, so a server that never ends a line cannot
+ * fill the client's memory.
+ */
 export class SseParser {
   #buffer = "";
+  #size = 0;
   #event = "";
   #id: string | undefined;
   #data: string[] = [];
@@ -26,6 +36,11 @@ export class SseParser {
       const message = this.#line(line);
       if (message) done.push(message);
     }
+    if (this.#buffer.length + this.#size > MAX_EVENT_CHARS) {
+      this.#buffer = "";
+      this.#dispatch();
+      throw new AnswerError(`the event stream sent an event of more than ${MAX_EVENT_CHARS} characters; it was dropped`);
+    }
     return done;
   }
 
@@ -36,7 +51,10 @@ export class SseParser {
     const field = colon < 0 ? line : line.slice(0, colon);
     const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
     if (field === "event") this.#event = value;
-    else if (field === "data") this.#data.push(value);
+    else if (field === "data") {
+      this.#data.push(value);
+      this.#size += value.length + 1;
+    }
     else if (field === "id" && !value.includes("\0")) this.#id = value;
     return undefined;
   }
@@ -46,6 +64,7 @@ export class SseParser {
     this.#event = "";
     this.#id = undefined;
     this.#data = [];
+    this.#size = 0;
     return message;
   }
 }
