@@ -70,7 +70,8 @@ describe("answers too large or too slow", () => {
   it("holds --timeout over the whole body when it drips a byte a second", async () => {
     const result = await run("drip", ["pets", "list"], ["--timeout", "1500", "--retries", "0"]);
     expect(result.code).toBe(6);
-    expect(result.ms).toBeLessThan(1500 + 2500);
+    // The whole body would take about a minute at a byte a second; the slack is for start-up on a busy machine.
+    expect(result.ms).toBeLessThan(1500 + 6000);
     expect(result.stdout).toBe("");
     expectOneError(result.stderr, /^Error: no answer from http:\/\/127\.0\.0\.1:\d+ within 1500 ms$/);
   });
@@ -121,7 +122,7 @@ describe("Retry-After from a hostile server", () => {
   it("10 years: not waited for; exit 5 at once, saying when", async () => {
     const result = await run("retry-after-10-years", ["pets", "list"]);
     expect(result.code).toBe(5);
-    expect(result.ms).toBeLessThan(5_000);
+    expect(result.ms).toBeLessThan(8_000);
     const lines = expectOneError(result.stderr, /^Error: Too many requests \(rate_limited, HTTP 429\)$/);
     expect(lines[1]).toBe("Rate-limited; retry in 315360000 s.");
   });
@@ -133,7 +134,7 @@ describe("Retry-After from a hostile server", () => {
     const before = hostile.requests.length;
     const result = await run(name, ["pets", "list"], ["--retries", "2", "--max-wait", "1"]);
     expect(result.code).toBe(5);
-    expect(result.ms).toBeLessThan(5_000);
+    expect(result.ms).toBeLessThan(8_000);
     expect(hostile.requests.length - before).toBe(3);
     const lines = expectOneError(result.stderr, /^Error: Too many requests \(rate_limited, HTTP 429\)$/);
     expect(lines[1]).toBe("Still rate-limited after 2 retries; retry later.");
@@ -143,7 +144,7 @@ describe("Retry-After from a hostile server", () => {
     const before = hostile.requests.length;
     const result = await run("retry-after-past", ["pets", "list"], ["--retries", "2"]);
     expect(result.code).toBe(5);
-    expect(result.ms).toBeLessThan(5_000);
+    expect(result.ms).toBeLessThan(8_000);
     expect(hostile.requests.length - before).toBe(3);
     const lines = expectOneError(result.stderr, /^Error: Too many requests \(rate_limited, HTTP 429\)$/);
     expect(lines[1]).toBe("Still rate-limited after 2 retries; retry in 1 s.");
