@@ -47,6 +47,14 @@ export class NetworkError extends Error {
   }
 }
 
+/**
+ * An answer that came but cannot be used as the API's (a Link that is not a URL): exit 1, with
+ * what was wrong; the value is quoted only as far as it helps.
+ */
+export class AnswerError extends Error {
+  override name = "AnswerError";
+}
+
 /** Already reported to the user; only the exit code is left to set. */
 export class SilentError extends Error {
   override name = "SilentError";
@@ -55,13 +63,19 @@ export class SilentError extends Error {
   }
 }
 
+/**
+ * Codes the client gives answers that are not the API's (an HTML page, a redirect, an answer
+ * too large or of the wrong shape): exit 1, never "not found" or "key refused" whatever their status.
+ */
+export const UNEXPECTED_CODES: ReadonlySet<string> = new Set(["unexpected_response", "response_too_large"]);
+
 /** The one place where errors become exit codes. */
 export function exitCodeFor(error: unknown): number {
   if (error instanceof SilentError) return error.exitCode;
   if (error instanceof UsageError) return ExitCode.usage;
   if (error instanceof NetworkError) return ExitCode.unreachable;
   // An answer that is not the API's (an HTML page, a 404 off the API prefix) is not "not found".
-  if (error instanceof ApiError && error.body.code !== "unexpected_response") {
+  if (error instanceof ApiError && !UNEXPECTED_CODES.has(error.body.code)) {
     const status = error.body.status;
     if (status === 401 || status === 403) return ExitCode.auth;
     if (status === 404) return ExitCode.notFound;

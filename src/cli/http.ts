@@ -9,6 +9,12 @@ import { hintForStatus } from "./internal/hints.js";
 import { parseRetryAfter, retryDelay, type AttemptOutcome } from "./internal/retry-policy.js";
 
 export type Method = "GET" | "POST" | "PATCH" | "DELETE";
+
+/**
+ * The most of one answer the client reads (32 MiB; the largest real answer, a page of 100 pets
+ * with 200-character names, is about 30 kB): past it the answer is dropped and the command fails.
+ */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 /** Response headers, lower-case names; repeated headers joined with ", ". */
 export type ResponseHeaders = Record<string, string | undefined>;
 
@@ -63,7 +69,7 @@ export interface WireRequest {
 /** What one attempt produced: an answer, or a failure without one. */
 export type Attempt =
   | { kind: "answer"; status: number; headers: ResponseHeaders; text: string }
-  | { kind: "failure"; error: NetworkError; transient: boolean };
+  | { kind: "failure"; error: NetworkError | ApiError; transient: boolean };
 
 /** A streaming request's outcome: the body as it arrives (2xx), else an answer read whole, or a failure. */
 export type StreamAttempt =
@@ -130,6 +136,7 @@ export function createApiClient(settings: HttpSettings, deps: HttpDeps): ApiClie
         if (delay === undefined) {
           if (result.kind === "failure") throw result.error;
           options.onResponse?.(result.headers);
+          if (result.status >= 300 && result.status <= 399) throw redirectError(result, url);
           if (result.status < 200 || result.status > 299) {
             const sent = { apiKeySent: Boolean(settings.apiKey), retriesMade: attempt, repeated };
             throw apiErrorOf(result, url, outcome.retryAfterMs, sent, deps.now());
@@ -206,8 +213,25 @@ function apiErrorOf(
 /** The code of an answer that is not the API's (see errorBody); exit 1, never "not found". */
 const UNEXPECTED = "unexpected_response";
 
+/**
+ * The API never redirects, so a 3xx comes from something else at the base URL. It is not
+ * followed: to another host the key would go with it, and on the same host it is still not
+ * the API answering (gh refuses a redirect to another host too; curl follows only with -L).
+ */
+function redirectError(answer: Extract<Attempt, { kind: "answer" }>, url: string): ApiError {
+  const location = answer.headers.location;
+  const to = location === undefined ? "without a Location" : `to ${location}`;
+  const body = { code: UNEXPECTED, message: `HTTP ${answer.status} from ${url} redirects ${to}; petstore follows no redirect`, status: answer.status };
+  return new ApiError(body, "The API never redirects, and a redirect could carry the API key to another host. Set the base URL to where the API answers.");
+}
+
 function parseBody(answer: Extract<Attempt, { kind: "answer" }>, url: string, baseUrl: string): unknown {
   if (answer.text === "") return undefined;
+  const type = answer.headers["content-type"];
+  if (type !== undefined && !isJsonType(type)) {
+    const body = { code: UNEXPECTED, message: `the answer from ${url} is ${type.split(";")[0]?.trim()}, not JSON: ${answer.text.slice(0, 80)}`, status: answer.status };
+    throw new ApiError(body, notThisApiHint(new URL(baseUrl).origin));
+  }
   try {
     return JSON.parse(answer.text);
   } catch {
@@ -216,7 +240,14 @@ function parseBody(answer: Extract<Attempt, { kind: "answer" }>, url: string, ba
   }
 }
 
-function notThisApiHint(origin: string): string {
+/** application/json and the +json types (problem+json, merge-patch+json); a missing type is given the benefit of the doubt. */
+function isJsonType(type: string): boolean {
+  const essence = type.split(";")[0]?.trim().toLowerCase() ?? "";
+  return essence === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(essence);
+}
+
+/** The hint for an answer that is not the API's: check the base URL. */
+export function notThisApiHint(origin: string): string {
   return (
     `Something answers at ${origin}, but not as the petstore API does. Check the base URL: it ends with the API prefix, ` +
     "as in http://127.0.0.1:3000/v1 (--base-url, PETSTORE_BASE_URL or --env)."

@@ -2,6 +2,7 @@ import { messageOf } from "../support/error-text.js";
 import type { CliContext } from "./context.js";
 import { ApiError, NetworkError, SilentError, UsageError } from "./errors.js";
 import { labelled } from "./output/notice.js";
+import { MAX_MESSAGE_CHARS, safeLine, safeLines } from "./output/safe-text.js";
 import { stderrOf } from "./output/stream.js";
 import type { ColorMode } from "./settings.js";
 
@@ -9,7 +10,8 @@ import type { ColorMode } from "./settings.js";
  * Prints an error to stderr: `Error: <message> (<code>, HTTP <status>)`, then a hint where one
  * helps. With --json, one JSON object instead: the server's Error body, or `{code, message}`
  * for failures without an answer (code `unreachable`, `timeout` or `cli_error`); a 429 or 503
- * that said when to come back also carries `retryAfter` in seconds.
+ * that said when to come back also carries `retryAfter` in seconds. What the server wrote is
+ * printed safely (safe-text.ts): no control characters, at most MAX_MESSAGE_CHARS of a message.
  */
 export function reportError(error: unknown, ctx: CliContext, options: { json: boolean; color: ColorMode }): void {
   if (error instanceof SilentError) return;
@@ -19,20 +21,37 @@ export function reportError(error: unknown, ctx: CliContext, options: { json: bo
     return;
   }
   if (options.json) {
-    stderr.write(`${JSON.stringify(jsonError(error))}\n`);
+    stderr.write(`${escapeForTerminal(JSON.stringify(jsonError(error)))}\n`);
     return;
   }
   if (error instanceof ApiError) {
-    stderr.write(labelled("Error", `${error.body.message} (${error.body.code}, HTTP ${error.body.status})`, stderr));
+    const { message, code, status } = error.body;
+    stderr.write(labelled("Error", `${safeLine(message)} (${safeLine(code, 100)}, HTTP ${status})`, stderr));
   } else {
-    stderr.write(labelled("Error", messageOf(error), stderr));
+    stderr.write(labelled("Error", safeLine(messageOf(error)), stderr));
   }
   const hint = error instanceof ApiError || error instanceof NetworkError ? error.hint : undefined;
-  if (hint) stderr.write(`${hint}\n`);
+  if (hint) stderr.write(`${safeLines(hint)}\n`);
 }
 
+/** JSON escapes control characters itself; a giant message is still cut, as on the terminal. */
 function jsonError(error: unknown): object {
-  if (error instanceof ApiError) return error.retryAfter === undefined ? error.body : { ...error.body, retryAfter: error.retryAfter };
+  if (error instanceof ApiError) {
+    const body = { ...error.body, message: capped(error.body.message) };
+    return error.retryAfter === undefined ? body : { ...body, retryAfter: error.retryAfter };
+  }
   if (error instanceof NetworkError) return { code: error.code, message: error.message };
-  return { code: "cli_error", message: messageOf(error) };
+  return { code: "cli_error", message: capped(messageOf(error)) };
+}
+
+/**
+ * JSON.stringify escapes C0 controls only; C1 controls (U+009B is a terminal's CSI too) and the
+ * bidirectional overrides are escaped as well, so the line is safe on a terminal and parses the same.
+ */
+function escapeForTerminal(json: string): string {
+  return json.replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+function capped(message: string): string {
+  return message.length <= MAX_MESSAGE_CHARS ? message : `${message.slice(0, MAX_MESSAGE_CHARS)}… (${message.length - MAX_MESSAGE_CHARS} more characters not shown)`;
 }

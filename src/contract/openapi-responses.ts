@@ -57,7 +57,17 @@ const HEADER_COMPONENTS = {
     // Sent on every answer of this server; optional in the document so that a proxy in front may drop it.
     false,
   ),
+  // Security headers (src/server/internal/security-headers.ts), on every answer.
+  // On every answer; optional in the document, as X-Request-Id, so that a proxy in front may rewrite headers.
+  "X-Content-Type-Options": header("Always `nosniff`: the body is never to be read as another type than its Content-Type.", { const: "nosniff" }, false),
+  "Cache-Control": header(
+    "`no-store` on every answer except a public document asked for without a key: no cache keeps a caller's data. Conditional requests (If-None-Match) still answer 304.",
+    { const: "no-store" },
+    false,
+  ),
 } satisfies Record<FixedHeaderName, HeaderObject>;
+
+const SECURITY_HEADERS: HeaderName[] = ["X-Content-Type-Options", "Cache-Control"];
 
 export const DEPRECATION_HEADERS: HeaderName[] = ["Deprecation", "Sunset", "Link-Successor-Version"];
 export const BETA_HEADERS: HeaderName[] = ["X-API-Stability"];
@@ -175,7 +185,7 @@ export function response(
   const rateLimit = RATE_LIMIT_HEADERS.map((name) => [wireName(name), rateLimitHeadersOptional ? optional(name) : reference(name)]);
   return {
     description,
-    headers: Object.fromEntries([...rateLimit, ["X-Request-Id", reference("X-Request-Id")], ...headers.map((name) => [wireName(name), reference(name)])]),
+    headers: Object.fromEntries([...rateLimit, ["X-Request-Id", reference("X-Request-Id")], ...SECURITY_HEADERS.map((name) => [name, reference(name)]), ...headers.map((name) => [wireName(name), reference(name)])]),
     ...(schema ? { content: { "application/json": { schema } } } : {}),
   };
 }

@@ -16,7 +16,9 @@ export type FixedHeaderName =
   | "Link-Next"
   | "WWW-Authenticate"
   | "Allow"
-  | "X-Request-Id";
+  | "X-Request-Id"
+  | "X-Content-Type-Options"
+  | "Cache-Control";
 
 /** Headers that mark a route by its table entry: deprecation, and the beta marker. */
 export type MarkHeaderName = "Deprecation" | "Sunset" | "Link-Successor-Version" | "X-API-Stability";

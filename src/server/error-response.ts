@@ -4,6 +4,7 @@ import { errorJson, type ErrorCode } from "../contract/errors.js";
 import { StorageUnavailableError } from "../store/errors.js";
 import { ApiHttpError, storageUnavailable } from "./errors.js";
 import { safeEcho } from "./internal/query.js";
+import { addSecurityHeaders } from "./internal/security-headers.js";
 import { redactSecrets } from "./keys/secrets.js";
 import type { ServerLogger } from "./request-log.js";
 
@@ -27,6 +28,7 @@ export function toErrorResponse(error: HTTPError, event: H3Event, logger: Server
   const headers = new Headers(event.res.headers);
   if (api.headers) for (const [name, value] of api.headers) headers.set(name, value);
   headers.set("content-type", "application/json");
+  addSecurityHeaders(headers);
   const init = { status: api.status, statusText: STATUS_CODES[api.status], headers };
   return new Response(errorJson(api.code, redactSecrets(api.message)), init);
 }

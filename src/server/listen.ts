@@ -9,6 +9,7 @@ import { messageOf } from "../support/error-text.js";
 import { INTERNAL_ERROR_MESSAGE } from "./error-response.js";
 import { applyLimits, DEFAULT_LIMITS, type HttpLimits } from "./internal/deadlines.js";
 import { listhenHttps, type ServeTls } from "./internal/tls.js";
+import { SECURITY_HEADERS_OBJECT } from "./internal/security-headers.js";
 import { answerTransportErrors, refuseMissingHost } from "./internal/transport-errors.js";
 
 export interface ListenOptions {
@@ -96,7 +97,7 @@ function fail(res: ServerResponse, error: unknown): void {
     res.destroy();
     return;
   }
-  res.writeHead(500, { "content-type": "application/json", connection: "close" });
+  res.writeHead(500, { "content-type": "application/json", ...SECURITY_HEADERS_OBJECT, connection: "close" });
   res.end(errorJson("internal_error", INTERNAL_ERROR_MESSAGE));
 }
 

@@ -266,7 +266,7 @@ describe("answers that are not what we expect", () => {
 
   it("fails clearly on a 200 that is not JSON, saying the base URL may be wrong", async () => {
     const { error } = await call([{ status: 200, body: "<html>login</html>" }]);
-    expect((error as Error).message).toMatch(/is not JSON: <html>login<\/html>/);
+    expect((error as Error).message).toMatch(/ is text\/html, not JSON: <html>login<\/html>$/);
     expect((error as ApiError).hint).toMatch(/^Something answers at http:\/\/127\.0\.0\.1:\d+, but not as the petstore API does\. Check the base URL/);
     expect(exitCodeFor(error)).toBe(ExitCode.failure);
   });

@@ -21,6 +21,7 @@ import {
 } from "./internal/openapi-lookup.js";
 
 /** Headers HTTP itself sets; the document does not describe them. */
+const PROBE_HEADERS = new Set(["x-request-id", "x-content-type-options", "cache-control"]);
 const TRANSPORT_HEADERS = new Set(["content-type", "content-length", "date", "connection", "keep-alive", "transfer-encoding"]);
 /** CORS (serve --cors-origin) belongs to a deployment, not to the contract: Access-Control-* and Vary. */
 const isCorsHeader = (name: string) => name.startsWith("access-control-") || name === "vary";
@@ -125,10 +126,13 @@ async function bodyProblems(expected: Expected, method: string, response: Respon
 }
 
 async function healthProblems(response: Response): Promise<string[]> {
-  // X-Request-Id is on every answer of the server (README, Logs), probes included.
-  const extra = [...response.headers.keys()].filter((name) => !TRANSPORT_HEADERS.has(name) && name !== "x-request-id");
+  // X-Request-Id and the security headers are on every answer of the server (README, Logs and Security), probes included.
+  const extra = [...response.headers.keys()].filter((name) => !TRANSPORT_HEADERS.has(name) && !PROBE_HEADERS.has(name));
   if (response.status !== 200) return [`GET /healthz answers 200 only`];
-  if (extra.length > 0) return [`GET /healthz sends only transport headers and X-Request-Id, not ${extra.join(", ")}`];
+  if (extra.length > 0) return [`GET /healthz sends only transport headers, X-Request-Id and the security headers, not ${extra.join(", ")}`];
+  if (response.headers.get("x-content-type-options") !== "nosniff" || response.headers.get("cache-control") !== "no-store") {
+    return ["GET /healthz carries X-Content-Type-Options: nosniff and Cache-Control: no-store"];
+  }
   const text = await response.text();
   return text === '{"status":"ok"}' ? [] : [`GET /healthz answered ${text}`];
 }

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { Command } from "commander";
 import { withClient, type CliContext } from "../context.js";
 import { ApiError, UsageError } from "../errors.js";
-import type { ApiClient, ResponseHeaders } from "../http.js";
+import type { ApiClient, ApiResponse, ResponseHeaders } from "../http.js";
 import { withExamples } from "../internal/help.js";
 import { parseInput, planApiRequest, type ApiFlags, type ApiRequestPlan } from "../internal/api-request.js";
 import { linkWithRel } from "../internal/link-header.js";
@@ -66,13 +66,17 @@ async function send(api: ApiClient, options: ApiOptions, onHead: (status: number
   let seen: ResponseHeaders = {};
   const request = { query: plan.query, body: plan.body, headers: plan.headers, onResponse: (headers: ResponseHeaders) => (seen = headers) };
   const pages: unknown[] = [];
+  const visited = new Set<string>();
   for (let target: string | undefined = plan.target; target !== undefined; ) {
     try {
-      const response = await api.request<unknown>(plan.method, target, request);
+      const response: ApiResponse<unknown> = await api.request<unknown>(plan.method, target, request);
       if (options.include) onHead(response.status, response.headers);
       if (!options.paginate) return response.body;
       pages.push(...(Array.isArray(response.body) ? response.body : [response.body]));
       target = linkWithRel(response.headers.link, "next", response.url);
+      // A next link back to a page already read would loop for ever.
+      if (target !== undefined && (visited.has(target) || target === response.url)) throw new Error(`the server's next link repeats a page: ${target}`);
+      if (target !== undefined) visited.add(target);
       request.query = undefined;
     } catch (error) {
       if (options.include && error instanceof ApiError) onHead(error.body.status, seen);

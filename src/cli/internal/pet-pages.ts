@@ -3,6 +3,7 @@
 // memory stays that of one page however large the store.
 import { LIST_LIMIT_MAX, type Pet, type PetStatus } from "../../contract/values.js";
 import type { ApiClient } from "../http.js";
+import { petsOf } from "./answer-shape.js";
 import { linkWithRel } from "./link-header.js";
 
 export interface PetFilters {
@@ -16,8 +17,7 @@ export async function* petPages(api: ApiClient, filters: PetFilters): AsyncGener
   let query: Record<string, string | number | undefined> | undefined = { ...filters, limit: LIST_LIMIT_MAX };
   while (target !== undefined) {
     const response = await api.request<unknown>("GET", target, { query });
-    if (!Array.isArray(response.body)) throw new Error(`expected a JSON array of pets from ${response.url}`);
-    yield response.body as Pet[];
+    yield petsOf(response);
     const next = linkWithRel(response.headers.link, "next", response.url);
     if (next !== undefined && seen.has(next)) throw new Error(`the server's next link repeats a page: ${next}`);
     if (next !== undefined) seen.add(next);

@@ -74,11 +74,15 @@ export function backoffDelay(attempt: number, random: () => number): number {
   return Math.floor(random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt));
 }
 
+/** The longest Retry-After taken literally: 100 years, far past any --max-wait. */
+const MAX_RETRY_AFTER_S = 100 * 365 * 24 * 3600;
+
 /** Retry-After as delta-seconds or an HTTP date, in milliseconds from `nowMs`; undefined if absent or garbled. */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
   if (value === undefined) return undefined;
   const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // Capped, so a server's 400-digit value is a finite wait (past any --max-wait) and not Infinity.
+  if (/^\d+$/.test(trimmed)) return Math.min(Number(trimmed), MAX_RETRY_AFTER_S) * 1000;
   // HTTP dates start with the day's name ("Tue, 01 Jan 2030 12:00:45 GMT").
   const at = /^[A-Za-z]/.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);

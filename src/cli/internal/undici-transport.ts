@@ -6,7 +6,8 @@ import type { Agent as AgentType } from "undici";
 import { setFlagsFromString } from "node:v8";
 import Agent from "undici/lib/dispatcher/agent.js";
 import dispatcherRequest from "undici/lib/api/api-request.js";
-import type { Attempt, HttpSettings, ResponseHeaders, StreamAttempt, Transport, WireRequest } from "../http.js";
+import { MAX_ANSWER_BYTES, type Attempt, type HttpSettings, type ResponseHeaders, type StreamAttempt, type Transport, type WireRequest } from "../http.js";
+import { ApiError } from "../errors.js";
 import { networkFailure } from "./hints.js";
 
 export function undiciTransport(settings: Pick<HttpSettings, "baseUrl" | "timeoutMs">): Transport {
@@ -23,6 +24,11 @@ export function undiciTransport(settings: Pick<HttpSettings, "baseUrl" | "timeou
   };
 }
 
+/**
+ * One request and its whole answer. The time limit covers the body too (a server that sends its
+ * headers and then a byte a second is a timeout), and the body stops being read past
+ * MAX_ANSWER_BYTES, so a hostile or broken server costs at most that much memory.
+ */
 async function attemptOnce(agent: AgentType, settings: Pick<HttpSettings, "baseUrl" | "timeoutMs">, wire: WireRequest): Promise<Attempt> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), settings.timeoutMs);
@@ -36,7 +42,8 @@ async function attemptOnce(agent: AgentType, settings: Pick<HttpSettings, "baseU
       body: wire.body,
       signal: controller.signal,
     });
-    const text = await response.body.text();
+    const text = await readCapped(response.body, wire.url, response.statusCode);
+    if (text instanceof ApiError) return { kind: "failure", error: text, transient: false };
     return { kind: "answer", status: response.statusCode, headers: flattenHeaders(response.headers), text };
   } catch (error) {
     return { kind: "failure", ...networkFailure(error, controller.signal.aborted, wire.url, settings) };
@@ -63,10 +70,33 @@ async function openStream(agent: AgentType, settings: Pick<HttpSettings, "baseUr
     });
     const headers = flattenHeaders(response.headers);
     if (response.statusCode >= 200 && response.statusCode <= 299) return { kind: "stream", status: response.statusCode, headers, body: response.body };
-    return { kind: "answer", status: response.statusCode, headers, text: await response.body.text() };
+    const text = await readCapped(response.body, wire.url, response.statusCode);
+    if (text instanceof ApiError) return { kind: "failure", error: text, transient: false };
+    return { kind: "answer", status: response.statusCode, headers, text };
   } catch (error) {
     return { kind: "failure", ...networkFailure(error, false, wire.url, settings) };
   }
+}
+
+/** The body as text, or the error to report when it passes MAX_ANSWER_BYTES (the rest is never read). */
+async function readCapped(body: AsyncIterable<Uint8Array> & { destroy(): unknown }, url: string, status: number): Promise<string | ApiError> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      body.destroy();
+      return answerTooLarge(url, status);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function answerTooLarge(url: string, status: number): ApiError {
+  const mib = MAX_ANSWER_BYTES / 1024 / 1024;
+  const message = `the answer from ${url} is larger than ${mib} MiB; it was not read further`;
+  return new ApiError({ code: "response_too_large", message, status }, `No answer of the petstore API is that large: check the base URL, or what answers at it.`);
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): ResponseHeaders {

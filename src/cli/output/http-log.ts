@@ -2,6 +2,7 @@
 // its remaining quota, its ETag (for --if-match) and whether it was a replay; and every wait longer than a second, terminal or not, since a silent
 // wait looks like a hang.
 import type { Attempt, HttpHooks } from "../http.js";
+import { safeLine } from "./safe-text.js";
 import type { OutStream } from "./stream.js";
 
 export function httpReporter(stderr: Pick<OutStream, "write" | "isTTY">, options: { verbose: boolean }): HttpHooks {
@@ -43,7 +44,7 @@ function quotaOf(attempt: Attempt): string {
 function detailsOf(attempt: Attempt): string[] {
   if (attempt.kind !== "answer") return [];
   const lines: string[] = [];
-  if (attempt.headers.etag !== undefined) lines.push(`ETag: ${attempt.headers.etag}`);
+  if (attempt.headers.etag !== undefined) lines.push(`ETag: ${safeLine(attempt.headers.etag, 200)}`);
   if (attempt.headers["idempotent-replayed"] === "true") {
     lines.push("Replayed: an earlier attempt of this request was already done; this is its answer again, nothing was done twice");
   }

@@ -5,6 +5,7 @@ import { renderJson } from "./json.js";
 import { outputMode, type OutStream } from "./stream.js";
 import { renderTable } from "./table.js";
 import { renderTsv } from "./tsv.js";
+import { safeLine } from "./safe-text.js";
 
 const HEAD = ["ID", "PREFIX", "PLAN", "NAME", "PER MINUTE", "PER DAY", "CREATED", "LAST USED", "STATE"];
 
@@ -26,7 +27,7 @@ export function printKeys(keys: readonly KeyView[], stream: OutStream, options: 
  */
 export function printCreatedKey(key: CreatedKey, out: OutStream, err: OutStream, options: { json: boolean }): void {
   out.write(options.json ? renderJson(key) : `${key.key}\n`);
-  const name = key.name === null ? "" : ` "${key.name}"`;
+  const name = key.name === null ? "" : ` "${safeLine(key.name, Number.POSITIVE_INFINITY)}"`;
   const limits = `${key.limits.perMinute}/min, ${key.limits.perDay}/day`;
   const verb = key.previousSecretValidUntil === undefined ? "Created" : "Rotated";
   const expires = key.expiresAt ? `, expires ${key.expiresAt}` : "";
@@ -49,7 +50,8 @@ function keyTable(keys: readonly KeyView[], stream: OutStream, timeZone: string 
     key.id,
     key.prefix,
     key.plan,
-    key.name ?? "",
+    // Free text from the server: no escape sequence reaches the terminal (safe-text.ts).
+    safeLine(key.name ?? "", Number.POSITIVE_INFINITY),
     String(key.limits.perMinute),
     String(key.limits.perDay),
     localTime(key.createdAt, timeZone),

@@ -1,6 +1,7 @@
 import type { Pet } from "../../contract/values.js";
 import { colorStatus, colorsFor } from "./colors.js";
 import { renderJson } from "./json.js";
+import { safeLine } from "./safe-text.js";
 import { outputMode, type OutStream } from "./stream.js";
 import { renderTable } from "./table.js";
 import { renderTsv } from "./tsv.js";
@@ -23,7 +24,8 @@ export function printPet(pet: Pet, stream: OutStream, options: { json: boolean }
 
 function petTable(pets: readonly Pet[], stream: OutStream): string {
   const chalk = colorsFor(stream);
-  const rows = pets.map((pet) => [String(pet.id), pet.name, String(pet.categoryId), colorStatus(chalk, pet.status)]);
+  // Names are free text from the server: no escape sequence reaches the terminal (safe-text.ts).
+  const rows = pets.map((pet) => [String(pet.id), safeLine(pet.name, Number.POSITIVE_INFINITY), String(pet.categoryId), colorStatus(chalk, safeLine(pet.status, 40) as Pet["status"])]);
   // Names are cut first: an id or a status cut short would be useless.
   return renderTable(HEAD, rows, chalk, { width: stream.columns, shrinkOrder: [1] });
 }

@@ -4,6 +4,7 @@ import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from "node:stream";
 import { errorJson, statusOf, type ErrorCode } from "../../contract/errors.js";
 import { kibibytes, seconds, type HttpDeadlines } from "../../contract/limits.js";
+import { SECURITY_HEADERS_OBJECT } from "./security-headers.js";
 
 interface TransportAnswer {
   code: ErrorCode;
@@ -33,7 +34,7 @@ export function answerTransportErrors(server: Server, limits: Limits): void {
 export function refuseMissingHost(req: IncomingMessage, res: ServerResponse): boolean {
   if (req.httpVersion !== "1.1" || req.headers.host !== undefined) return false;
   const answer = MISSING_HOST;
-  res.writeHead(statusOf(answer.code), { "content-type": "application/json", connection: "close" });
+  res.writeHead(statusOf(answer.code), { "content-type": "application/json", ...SECURITY_HEADERS_OBJECT, connection: "close" });
   res.end(errorJson(answer.code, answer.message));
   return true;
 }
@@ -82,6 +83,7 @@ function answerRaw(socket: Duplex, answer: TransportAnswer): void {
   const headers = {
     "content-type": "application/json",
     "content-length": String(Buffer.byteLength(body)),
+    ...SECURITY_HEADERS_OBJECT,
     connection: "close",
     ...answer.headers,
   };

@@ -15,6 +15,7 @@ import { keyRefusal } from "../keys/key-validity.js";
 import { keyOfTicket } from "../events/event-tickets.js";
 import { anonymousBucket, clientAddress, type TrustProxy } from "../internal/client-ip.js";
 import { REQUEST_ID_HEADER, requestIdOf } from "../internal/request-id.js";
+import { NO_STORE, NOSNIFF, securityHeaders } from "../internal/security-headers.js";
 
 export interface GuardDeps {
   keys: KeyStore;
@@ -48,6 +49,9 @@ export function createGuard(deps: GuardDeps): Middleware {
     const routes = event.context.matchedRoute?.meta as PathRoutes | undefined;
     if (routes?.unlimited) {
       event.res.headers.set(REQUEST_ID_HEADER, requestIdOf(event));
+      // Probes and /metrics: never from a cache (a stale "ready" misleads a load balancer).
+      event.res.headers.set(...NOSNIFF);
+      event.res.headers.set(...NO_STORE);
       return withReasonPhrase(event, await next());
     }
     const operation = routes?.operations[(event.req.method === "HEAD" ? "GET" : event.req.method) as Method];
@@ -59,6 +63,7 @@ export function createGuard(deps: GuardDeps): Middleware {
     const headers = rateLimitHeaders(decision, deps.now());
     headers.push([REQUEST_ID_HEADER, requestIdOf(event)]);
     markRoute(event, operation, routes, headers);
+    headers.push(...securityHeaders(key === undefined && operation?.access === "public"));
     if (!decision.allowed) {
       deps.onRefused?.(decision.reason);
       return refuse(event, tooManyRequests(decision), headers);
@@ -83,7 +88,8 @@ export function createGuard(deps: GuardDeps): Middleware {
     if (isJsonValue(result)) return jsonResponse(event, result, headers);
     if (result instanceof NotModified) return notModified(event, result, headers);
     if (result === null && event.res.status === 204) return withoutBody(event, headers);
-    setHeaders(event, headers);
+    // A Response of the handler's own (the event stream) keeps its Cache-Control.
+    setHeaders(event, result instanceof Response && result.headers.has("cache-control") ? headers.filter(([name]) => name !== "cache-control") : headers);
     return withReasonPhrase(event, result);
   };
 }
@@ -149,6 +155,8 @@ function unauthorized(message: string): Refusal {
 function refuse(event: H3Event, refusal: Refusal, headers: HeaderList): Response {
   const { code, message } = refusal;
   headers.push(...refusal.headers, ["content-type", "application/json"]);
+  // A refusal is about this caller (its quota, its key), even on a public document.
+  if (!headers.some(([name]) => name === NO_STORE[0])) headers.push([...NO_STORE]);
   return fastResponse(event, statusOf(code), errorJson(code, message), headers);
 }
 

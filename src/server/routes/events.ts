@@ -44,7 +44,7 @@ export function streamEvents(event: H3Event, deps: EventRouteDeps): Response {
   );
   return new Response(stream.body, {
     status: 200,
-    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" },
+    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store, no-transform", "x-accel-buffering": "no" },
   });
 }
 

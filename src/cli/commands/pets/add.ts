@@ -1,5 +1,6 @@
 import { Command, Option } from "commander";
 import { PET_NAME_MAX_LENGTH, PET_STATUSES, type NewPet, type Pet, type PetStatus } from "../../../contract/values.js";
+import { petOf } from "../../internal/answer-shape.js";
 import { withClient, type CliContext } from "../../context.js";
 import { askForMissing, validatorOf } from "../../internal/ask.js";
 import { idValue, textFlag } from "../../internal/flags.js";
@@ -56,5 +57,5 @@ export async function runAdd(options: AddOptions, ctx: CliContext): Promise<void
   const { printPet } = await import("../../output/pets.js");
   const { stdoutOf } = await import("../../output/stream.js");
   const response = await withClient(ctx, options.settings, (api) => api.request<Pet>("POST", "/pets", { body: options.pet }));
-  printPet(response.body, stdoutOf(ctx, options.settings), { json: options.settings.json });
+  printPet(petOf(response), stdoutOf(ctx, options.settings), { json: options.settings.json });
 }

@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import type { Pet } from "../../../contract/values.js";
+import { petOf } from "../../internal/answer-shape.js";
 import { withClient, type CliContext } from "../../context.js";
 import type { ResponseHeaders } from "../../http.js";
 import { idValue } from "../../internal/flags.js";
@@ -33,7 +34,7 @@ export async function runGet(options: GetOptions, ctx: CliContext): Promise<void
   const { printPet } = await import("../../output/pets.js");
   const { stdoutOf } = await import("../../output/stream.js");
   const response = await withClient(ctx, options.settings, (api) => api.request<Pet>("GET", `/pets/${options.id}`));
-  printPet(response.body, stdoutOf(ctx, options.settings), { json: options.settings.json });
+  printPet(petOf(response), stdoutOf(ctx, options.settings), { json: options.settings.json });
   // Only after a pet came back: on a 404 the notice would bury the one line that matters.
   const notice = options.settings.deprecationNotices ? deprecationNotice(response.headers) : undefined;
   if (notice && (await firstToday("deprecationNoticeShown", options.settings.baseUrl, ctx))) ctx.io.stderr.write(`${notice}\n`);

@@ -5,6 +5,7 @@ import type { ApiClient, ApiResponse } from "../../http.js";
 import { UsageError } from "../../errors.js";
 import { idValue, integerFlag } from "../../internal/flags.js";
 import { withExamples } from "../../internal/help.js";
+import { petsOf } from "../../internal/answer-shape.js";
 import { linkWithRel } from "../../internal/link-header.js";
 import { printOutcome, type Outcome } from "../../output/outcome.js";
 import type { Progress } from "../../output/progress.js";
@@ -82,7 +83,7 @@ async function fetchPets(api: ApiClient, options: ListOptions, progress: Progres
   let query: Record<string, string | number | undefined> | undefined = { status: options.status, categoryId: options.categoryId, limit: pageSize(wanted) };
   for (let page = 1; target !== undefined; page++) {
     const response: ApiResponse<unknown> = await api.request("GET", target, { query });
-    pets.push(...expectArray<Pet>(response.body, response.url));
+    pets.push(...petsOf(response));
     const next = linkWithRel(response.headers.link, "next", response.url);
     if (pets.length >= wanted) return { pets: pets.slice(0, wanted), more: next !== undefined || pets.length > wanted };
     if (page > 1 || next !== undefined) progress.update(`Fetched ${count(pets.length, "pet")} (${count(page, "page")})…`);
@@ -109,10 +110,6 @@ function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
-function expectArray<T>(body: unknown, url: string): T[] {
-  if (!Array.isArray(body)) throw new Error(`expected a JSON array of pets from ${url}`);
-  return body as T[];
-}
 
 async function streamAll(options: ListOptions, ctx: CliContext): Promise<Outcome> {
   const { petPages } = await import("../../internal/pet-pages.js");

@@ -1,5 +1,6 @@
 import { Command, Option } from "commander";
 import { PET_NAME_MAX_LENGTH, PET_STATUSES, type Pet, type PetStatus } from "../../../contract/values.js";
+import { petOf } from "../../internal/answer-shape.js";
 import { withClient, type CliContext } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { idValue, ifMatchValue, textFlag } from "../../internal/flags.js";
@@ -73,5 +74,5 @@ export async function runUpdate(options: UpdateOptions, ctx: CliContext): Promis
   const response = await withClient(ctx, options.settings, (api) =>
     api.request<Pet>("PATCH", `/pets/${options.id}`, { body: options.changes, headers }),
   );
-  printPet(response.body, stdoutOf(ctx, options.settings), { json: options.settings.json });
+  printPet(petOf(response), stdoutOf(ctx, options.settings), { json: options.settings.json });
 }

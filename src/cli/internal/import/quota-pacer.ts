@@ -101,7 +101,8 @@ export function tightestWindow(headers: ResponseHeaders, nowMs: number): { remai
   for (const entry of (headers["ratelimit"] ?? "").split(",")) {
     const r = /;\s*r=(\d+)/.exec(entry)?.[1];
     const t = /;\s*t=(\d+)/.exec(entry)?.[1];
-    if (r === undefined || t === undefined) continue;
+    // A number too large to be exact is a broken header, not a window: skipped.
+    if (r === undefined || t === undefined || !isExact(r) || !isExact(t)) continue;
     const window = { remaining: Number(r), resetAt: nowMs + Number(t) * 1000 };
     if (best === undefined || window.remaining < best.remaining) best = window;
   }
@@ -109,5 +110,11 @@ export function tightestWindow(headers: ResponseHeaders, nowMs: number): { remai
   const remaining = headers["x-ratelimit-remaining"];
   const reset = headers["x-ratelimit-reset"];
   if (remaining === undefined || reset === undefined || !/^\d+$/.test(remaining) || !/^\d+$/.test(reset)) return undefined;
+  if (!isExact(remaining) || !isExact(reset)) return undefined;
   return { remaining: Number(remaining), resetAt: Number(reset) * 1000 };
+}
+
+/** Digits that read as an exact number of seconds or requests (below 2^53 / 1000). */
+function isExact(digits: string): boolean {
+  return Number.isSafeInteger(Number(digits) * 1000);
 }
