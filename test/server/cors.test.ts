@@ -56,7 +56,8 @@ describe("an allowed origin", () => {
     expect(corsHeaders(response)).toEqual(readable);
     const exposed = CORS_EXPOSE_HEADERS.toLowerCase().split(", ");
     const safelisted = ["cache-control", "content-language", "content-length", "content-type", "expires", "last-modified", "pragma"];
-    const transport = ["connection", "date", "keep-alive", "vary"];
+    // And the headers addressed to the browser itself, which no app script has a use for.
+    const transport = ["connection", "date", "keep-alive", "vary", "x-content-type-options"];
     const sent = [...response.headers.keys()].filter((name) => !name.startsWith("access-control-") && ![...safelisted, ...transport].includes(name));
     expect(sent.filter((name) => !exposed.includes(name))).toEqual([]);
     expect(exposed).toEqual(expect.arrayContaining(["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "ratelimit", "ratelimit-policy", "retry-after", "etag", "link", "location", "deprecation", "sunset"]));
