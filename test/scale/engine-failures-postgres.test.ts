@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { startPostgres, type RestartableEngine } from "../helpers/engines.js";
 import { startServeProcess, type ServeProcess } from "../helpers/serve-process.js";
 import { loadCreate, send, steadyLoad, type LoadTarget } from "../helpers/steady-load.js";
-import { DEADLINE_MS, expectOkOr503, petLines, retryRefused, sleep } from "./engine-failures-support.js";
+import { DEADLINE_MS, expectOkOr503, petLines, retryRefused, sleep } from "../helpers/load-outcomes.js";
 
 const RATE = 25;
 // pg_ctl polls once a second while it starts and stops the cluster, on a machine shared with the

@@ -8,7 +8,7 @@ import { startRedis } from "../helpers/engines.js";
 import { startServeProcess, type ServeProcess } from "../helpers/serve-process.js";
 import { send, steadyLoad, type Outcome } from "../helpers/steady-load.js";
 import { freshDatabase } from "../helpers/test-backend.js";
-import { DEADLINE_MS, expectOkOr503, sleep } from "./engine-failures-support.js";
+import { DEADLINE_MS, expectOkOr503, sleep } from "../helpers/load-outcomes.js";
 
 const RATE = 40;
 const PER_DAY = 100_000;

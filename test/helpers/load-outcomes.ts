@@ -2,7 +2,7 @@
 // 503s exactly as documented, nobody left waiting past the deadline.
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect } from "vitest";
-import { loadCreate, type LoadTarget, type Outcome } from "../helpers/steady-load.js";
+import { loadCreate, type LoadTarget, type Outcome } from "./steady-load.js";
 
 /** How long a load request may take: PostgreSQL's connect or statement timeout (5 s) and some slack. */
 export const DEADLINE_MS = 7_000;
