@@ -49,10 +49,10 @@ it("refuses the batch the disk cut short with 503, loses no 201, and the next st
   expectOkOr503(outcomes, 201);
   // A batch already on its way at the limit may still have fit; every one after it was refused.
   const whileFull = outcomes.filter((outcome) => outcome.startedAt > fullAt + 200 && outcome.startedAt < roomAt);
-  expect(whileFull.length).toBeGreaterThan(RATE);
+  expect(whileFull.length).toBeGreaterThan(RATE / 4);
   expect(whileFull.filter((outcome) => outcome.status !== 503)).toEqual([]);
   const recovered = outcomes.filter((outcome) => outcome.startedAt > roomAt + 500);
-  expect(recovered.length).toBeGreaterThan(RATE / 2);
+  expect(recovered.length).toBeGreaterThan(RATE / 4);
   expect(recovered.filter((outcome) => outcome.status !== 201)).toEqual([]);
   expect(await expectWholeLines(journal)).toBeGreaterThan(0);
 

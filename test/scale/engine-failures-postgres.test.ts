@@ -74,9 +74,9 @@ it("answers 503 while PostgreSQL is stopped, recovers when it is back, and every
   const whileDown = outcomes.filter((outcome) => outcome.startedAt > downAt && outcome.startedAt < upAt);
   expect(whileDown.filter((outcome) => outcome.status !== 503).map(({ n, startedAt, status, body }) => ({ n, startedAt, status, body }))).toEqual([]);
   expect(refused.length).toBeGreaterThanOrEqual(whileDown.length);
-  expect(whileDown.length).toBeGreaterThan(RATE);
+  expect(whileDown.length).toBeGreaterThan(RATE / 4);
   const recovered = outcomes.filter((outcome) => outcome.startedAt > backAt + 1_000);
-  expect(recovered.length).toBeGreaterThan(RATE / 2);
+  expect(recovered.length).toBeGreaterThan(RATE / 4);
   expect(recovered.every((outcome) => outcome.status === 201)).toBe(true);
 
   const acknowledged = await retryRefused(target, outcomes);
