@@ -59,6 +59,8 @@ export function printReport(result, checks) {
     `sent ${stats.sent} requests in ${seconds.toFixed(0)} s (${(stats.sent / seconds).toFixed(0)} req/s); ${statuses}`,
     `client latency p50 ${percentile(stats.latenciesMs, 50).toFixed(1)} ms, p99 ${percentile(stats.latenciesMs, 99).toFixed(1)} ms, max in flight ${stats.inFlightMax}`,
     `server log: ${result.log.lines} lines, ${result.log.warnings.length} warnings`,
+    `V8 heap in use after warm-up → at the end: ${heapFigure(result)}; the server then held ${result.verification.pets} pets, ` +
+      `${result.verification.orders} orders and one Idempotency-Key record per create and order (${result.book.creates + result.verification.orders}), kept 24 h by design`,
     "",
     "| check | figure | limit | |",
     "|---|---|---|---|",
@@ -71,5 +73,9 @@ export function printReport(result, checks) {
 }
 
 const check = (name, figure, limit, ok) => ({ name, figure, limit, ok });
+const heapFigure = (result) => {
+  const heaps = result.loopWindows.filter((window) => window.at > result.warmupMs && window.heapUsed !== undefined).map((window) => window.heapUsed);
+  return heaps.length === 0 ? "not scraped" : `${(heaps[0] / 2 ** 20).toFixed(1)} → ${(heaps.at(-1) / 2 ** 20).toFixed(1)} MiB`;
+};
 const pct = (ratio) => `${(ratio * 100).toFixed(1)}%`;
 const mib = (kb) => (kb / 1024).toFixed(1);

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { checkRun, printReport } from "./report.mjs";
-import { ADMIN_KEY, sampleProcess, scrapeEventLoopP99, startServer } from "./server.mjs";
+import { ADMIN_KEY, sampleProcess, scrapeMetrics, startServer } from "./server.mjs";
 import { createTraffic, followEvents } from "./traffic.mjs";
 import { verifyBook } from "./verify.mjs";
 
@@ -60,7 +60,7 @@ while (performance.now() - started < durationMs) {
   samples.push({ at, ...(await sampleProcess(server.pid)) });
   if (at >= nextScrape) {
     nextScrape += SCRAPE_MS;
-    loopWindows.push({ at, p99: await scrapeEventLoopP99(server.metricsUrl) });
+    loopWindows.push({ at, ...(await scrapeMetrics(server.metricsUrl)) });
   }
   const last = samples.at(-1);
   process.stderr.write(`soak: ${Math.round(at / 1000)} s, ${traffic.stats.sent} requests, RSS ${Math.round(last.rssKb / 1024)} MiB, ${last.fds} fds\n`);

@@ -22,10 +22,14 @@ export async function startServer({ bin, db, extraArgs = [] }) {
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve(signal ?? code)));
   const baseUrl = await new Promise((resolve, reject) => {
     let seen = "";
+    // Only until it listens: after that the log is counted line by line, never kept whole.
     const onData = (chunk) => {
       seen += chunk;
       const match = /(http:\/\/\S+\/v1)\b/.exec(seen);
-      if (match) resolve(match[1]);
+      if (!match) return;
+      child.stdout.off("data", onData);
+      child.stderr.off("data", onData);
+      resolve(match[1]);
     };
     child.stdout.on("data", onData);
     child.stderr.on("data", onData);
@@ -69,13 +73,16 @@ export async function sampleProcess(pid) {
 }
 
 /**
- * prom-client's event-loop delay p99 (seconds) since the previous scrape: it resets its
+ * prom-client's event-loop delay p99 (seconds) since the previous scrape, and the V8 heap in use: it resets its
  * histogram at each collection, so each scrape covers the time since the last.
  */
-export async function scrapeEventLoopP99(metricsUrl) {
+export async function scrapeMetrics(metricsUrl) {
   const text = await (await fetch(metricsUrl)).text();
-  const value = /^nodejs_eventloop_lag_p99_seconds(?:\{[^}]*\})? (\S+)/m.exec(text)?.[1];
-  return value === undefined ? undefined : Number(value);
+  const read = (name) => {
+    const value = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, "m").exec(text)?.[1];
+    return value === undefined ? undefined : Number(value);
+  };
+  return { p99: read("nodejs_eventloop_lag_p99_seconds"), heapUsed: read("nodejs_heap_size_used_bytes") };
 }
 
 function freePort() {

@@ -5,7 +5,7 @@ import { Agent, request } from "undici";
 
 // Out of 100 requests of the main key.
 const MIX = [
-  ["list", 28], ["get", 22], ["create", 14], ["update", 10], ["delete", 9],
+  ["list", 28], ["get", 22], ["create", 12], ["update", 10], ["delete", 11],
   ["placeOrder", 4], ["advanceOrder", 3], ["listOrders", 3], ["inventory", 2], ["bad", 5],
 ];
 const SCHEDULE = MIX.flatMap(([name, weight]) => Array(weight).fill(name));
