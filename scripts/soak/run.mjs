@@ -33,7 +33,10 @@ if (!(minutes > 0) || !(rate > 0 && rate <= 5_000)) {
   process.exit(2);
 }
 const durationMs = minutes * 60_000;
-const warmupMs = Math.min(60_000, durationMs * 0.2);
+// The server's data reaches its steady size once its event backlog is full (10,000 events kept):
+// the warm-up lasts until then, at least a fifth of the run, at most half of it.
+const EVENT_BACKLOG = 10_000;
+let warmupMs = durationMs * 0.5;
 
 const build = spawnSync(process.execPath, [join(ROOT, "scripts/build.mjs")], { stdio: "inherit" });
 if (build.status !== 0) process.exit(1);
@@ -46,7 +49,7 @@ const mainKey = await createKey(admin, { plan: "enterprise", name: "soak", perMi
 const tinyKey = await createKey(admin, { plan: "enterprise", name: "soak-tiny", perMinute: 10, perDay: 1_000_000 });
 await admin.close();
 
-process.stderr.write(`soak: ${minutes} min at ${rate} req/s against ${server.baseUrl} (pid ${server.pid}), warm-up ${warmupMs / 1000} s\n`);
+process.stderr.write(`soak: ${minutes} min at ${rate} req/s against ${server.baseUrl} (pid ${server.pid})\n`);
 const events = await followEvents({ baseUrl: server.baseUrl, key: mainKey });
 const traffic = createTraffic({ baseUrl: server.baseUrl, key: mainKey, tinyKey });
 const started = performance.now();
@@ -57,6 +60,7 @@ let nextScrape = SCRAPE_MS;
 while (performance.now() - started < durationMs) {
   await sleep(Math.min(SAMPLE_MS, durationMs - (performance.now() - started)));
   const at = performance.now() - started;
+  if (events.seen.events >= EVENT_BACKLOG && warmupMs === durationMs * 0.5) warmupMs = Math.min(warmupMs, Math.max(at, durationMs * 0.2));
   samples.push({ at, ...(await sampleProcess(server.pid)) });
   if (at >= nextScrape) {
     nextScrape += SCRAPE_MS;
