@@ -30,9 +30,16 @@ export function expectOkOr503(outcomes: Outcome[], ok: number): void {
  * same Idempotency-Key); each must now be 201. Returns every acknowledged pet by request number.
  */
 export async function retryRefused(target: LoadTarget, outcomes: Outcome[]): Promise<Map<number, { id: number; name: string }>> {
-  const answers = await Promise.all(
-    outcomes.map(async (outcome) => ({ n: outcome.n, answer: outcome.status === 201 ? outcome : await loadCreate(target, outcome.n, DEADLINE_MS) })),
-  );
+  const answers: Array<{ n: number; answer: Omit<Outcome, "n" | "startedAt"> }> = [];
+  // Eight at a time, as a client's retries would go: not a burst that a busy machine cannot answer in time.
+  for (let i = 0; i < outcomes.length; i += 8) {
+    const slice = outcomes.slice(i, i + 8);
+    answers.push(
+      ...(await Promise.all(
+        slice.map(async (outcome) => ({ n: outcome.n, answer: outcome.status === 201 ? outcome : await loadCreate(target, outcome.n, DEADLINE_MS) })),
+      )),
+    );
+  }
   const pets = new Map<number, { id: number; name: string }>();
   for (const { n, answer } of answers) {
     expect({ n, status: answer.status }).toEqual({ n, status: 201 });

@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { startPostgres, type RestartableEngine } from "../helpers/engines.js";
 import { startServeProcess, type ServeProcess } from "../helpers/serve-process.js";
-import { loadCreate, send, steadyLoad, type LoadTarget } from "../helpers/steady-load.js";
+import { loadCreate, send, steadyLoad, type LoadTarget, type Outcome } from "../helpers/steady-load.js";
 import { DEADLINE_MS, expectOkOr503, petLines, retryRefused, sleep } from "../helpers/load-outcomes.js";
 
 const RATE = 25;
@@ -89,25 +89,27 @@ it("answers 503 while PostgreSQL is stopped, recovers when it is back, and every
 it("loses only the requests in flight when its connections are killed server-side, and reconnects", SLOW, async () => {
   const { server, target, url } = await serveOn("killed_under_load");
   const load = steadyLoad(RATE, (n) => loadCreate(target, n, DEADLINE_MS));
-  const kills: number[] = [];
+  const kills: Array<{ from: number; to: number }> = [];
   for (let round = 0; round < 2; round++) {
     await sleep(2_000);
-    kills.push(load.elapsed());
+    const from = load.elapsed();
     const { rowCount } = await admin.query(
       "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name LIKE 'petstore%'",
       ["killed_under_load"],
     );
+    kills.push({ from, to: load.elapsed() });
     expect(rowCount).toBeGreaterThan(0);
   }
   await sleep(2_000);
   const outcomes = await load.stop();
 
   expectOkOr503(outcomes, 201);
-  // At most the requests holding a connection at the kill (the pool has 10), and none sent a second away from it.
-  const refused = outcomes.filter((outcome) => outcome.status === 503);
-  expect(refused.length).toBeLessThanOrEqual(10 * kills.length);
-  const afterKills = outcomes.filter((outcome) => kills.every((at) => Math.abs(outcome.startedAt - at) > 1_000));
-  expect(afterKills.filter((outcome) => outcome.status !== 201)).toEqual([]);
+  // Only requests in flight at a kill (holding or waiting for a connection) or sent within the
+  // second after it (an idle connection whose death was not yet noticed) may fail.
+  const nearKill = (outcome: Outcome) => kills.some((kill) => outcome.startedAt <= kill.to + 1_000 && outcome.startedAt + outcome.ms >= kill.from);
+  expect(outcomes.filter((outcome) => outcome.status === 503 && !nearKill(outcome))).toEqual([]);
+  // ...and there were plenty of others, every one of them a 201.
+  expect(outcomes.filter((outcome) => !nearKill(outcome)).length).toBeGreaterThan(RATE);
 
   const acknowledged = await retryRefused(target, outcomes);
   expect(await storedPets(url)).toEqual(petLines(acknowledged.values()));
