@@ -14,6 +14,14 @@ export interface Engine {
   stop(): Promise<void>;
 }
 
+/** An engine a test may take away and bring back on the same port and data (an outage, not a loss). */
+export interface RestartableEngine extends Engine {
+  /** PostgreSQL: a fast shutdown (clients disconnected, nothing lost); Redis: SIGTERM, and without persistence its data is gone. */
+  down(): Promise<void>;
+  /** Starts it again on the same port, and resolves once it accepts connections. */
+  up(): Promise<void>;
+}
+
 /** How many Redis databases the test Redis has: one per test server (see test-backend.ts). */
 export const REDIS_DATABASES = 10_000;
 
@@ -21,7 +29,7 @@ export const REDIS_DATABASES = 10_000;
  * initdb into a temporary directory and start it with trust authentication on 127.0.0.1 only.
  * PostgreSQL refuses to run as root, so as root it runs as the `postgres` user of the Debian package.
  */
-export async function startPostgres(): Promise<Engine> {
+export async function startPostgres(): Promise<RestartableEngine> {
   const bin = await postgresBinDir();
   const dir = await mkdtemp(join(tmpdir(), "petstore-pg-"));
   const asRoot = process.getuid?.() === 0;
@@ -33,9 +41,12 @@ export async function startPostgres(): Promise<Engine> {
   await as("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions"]);
   // fsync off: the cluster is thrown away after the run, and its durability is not under test.
   const settings = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=300`;
-  await as("pg_ctl", ["-D", data, "-o", settings, "-l", join(dir, "log"), "-w", "-t", "30", "start"]);
+  const start = () => as("pg_ctl", ["-D", data, "-o", settings, "-l", join(dir, "log"), "-w", "-t", "30", "start"]);
+  await start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    down: async () => void (await as("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"])),
+    up: async () => void (await start()),
     stop: async () => {
       await as("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]).catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
@@ -44,22 +55,30 @@ export async function startPostgres(): Promise<Engine> {
 }
 
 /** redis-server on 127.0.0.1 without persistence, as a child process. */
-export async function startRedis(): Promise<Engine> {
+export async function startRedis(): Promise<RestartableEngine> {
   const dir = await mkdtemp(join(tmpdir(), "petstore-redis-"));
   const port = await freePort();
   const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
-  const child = spawn(findRedisServer(), [...args, "--dir", dir, "--databases", String(REDIS_DATABASES)], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  await waitForOutput(child, /Ready to accept connections/);
+  const start = async () => {
+    const started = spawn(findRedisServer(), [...args, "--dir", dir, "--databases", String(REDIS_DATABASES)], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    await waitForOutput(started, /Ready to accept connections/);
+    return started;
+  };
+  const halt = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+  };
+  let child = await start();
   return {
     url: `redis://127.0.0.1:${port}`,
+    down: halt,
+    up: async () => void (child = await start()),
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGTERM");
-        await exited;
-      }
+      await halt();
       await rm(dir, { recursive: true, force: true });
     },
   };

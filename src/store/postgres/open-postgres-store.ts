@@ -46,6 +46,10 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   // An idle connection that dies (server restart, network) is reported here; without a
   // listener the process would crash. The pool replaces it on the next query.
   pool.on("error", (error) => options.warn(`PostgreSQL connection lost: ${error.message}`));
+  // pg-pool listens only to idle connections: one that dies while checked out (between two
+  // statements of a transaction, under load) would emit an unhandled 'error' and end the
+  // process. Its next statement fails instead (a 503), and the pool drops it at release.
+  pool.on("connect", (client) => client.on("error", () => undefined));
   try {
     await migrate(pool);
   } catch (error) {
