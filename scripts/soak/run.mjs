@@ -38,7 +38,7 @@ const durationMs = minutes * 60_000;
 const EVENT_BACKLOG = 10_000;
 let warmupMs = durationMs * 0.5;
 
-const build = spawnSync(process.execPath, [join(ROOT, "scripts/build.mjs")], { stdio: "inherit" });
+const build = spawnSync(process.execPath, [join(ROOT, "scripts/build.mjs")], { stdio: "inherit", cwd: ROOT });
 if (build.status !== 0) process.exit(1);
 
 const dir = await mkdtemp(join(tmpdir(), "petstore-soak-"));
