@@ -16,7 +16,8 @@ export type FixedHeaderName =
   | "Link-Next"
   | "WWW-Authenticate"
   | "Allow"
-  | "X-Request-Id";
+  | "X-Request-Id"
+  | "Access-Control-Allow-Origin";
 
 /** Headers that mark a route by its table entry: deprecation, and the beta marker. */
 export type MarkHeaderName = "Deprecation" | "Sunset" | "Link-Successor-Version" | "X-API-Stability";
@@ -33,6 +34,7 @@ export type ErrorResponseName =
   | "Forbidden"
   | "NotFound"
   | "MethodNotAllowed"
+  | "NotAcceptable"
   | "PreconditionFailed"
   /** 409: pet_not_available, invalid_transition or pet_has_open_order, narrowed per operation. */
   | "PetNotAvailable"
@@ -45,5 +47,6 @@ export type ErrorResponseName =
   | "PayloadTooLarge"
   | "UnsupportedMediaType"
   | "TooManyRequests"
+  | "TooManyKeys"
   | "InternalError"
   | "StorageUnavailable";

@@ -28,6 +28,7 @@ import { getOpenApi } from "./routes/openapi.js";
 import { getInventory, getOrder, listOrders, placeOrder, updateOrder } from "./routes/orders.js";
 import { streamEvents, type EventRouteDeps } from "./routes/events.js";
 import { createPet, deletePet, getPet, listPets, updatePet } from "./routes/pets.js";
+import { negotiated } from "./routes/negotiated.js";
 
 declare module "h3" {
   interface H3EventContext {
@@ -63,6 +64,8 @@ export interface AppDeps {
   snapshot?: () => Promise<StoreData>;
   /** GET /metrics on this port, behind its own token (--metrics-token); 404 without. */
   metricsRoute?: MetricsRoute;
+  /** The most API keys the store may hold (MAX_KEYS when absent). */
+  maxKeys?: number;
   /** GET /v1/events: the store's feed, the open streams and their timings. */
   events?: Omit<EventRouteDeps, "keys">;
 }
@@ -84,7 +87,7 @@ export function createApp(deps: AppDeps): H3 {
   const refused = deps.metrics ? (reason: string) => deps.metrics?.refused(reason) : undefined;
   app.use(observeGuard(createGuard({ ...deps, trustProxy, onRefused: refused }), deps));
 
-  registerRoutes(app, ROUTES, handlers(deps));
+  registerRoutes(app, ROUTES, negotiated(handlers(deps)));
   return app;
 }
 

@@ -52,6 +52,8 @@ export interface ServeOptions {
   now?: () => number;
   /** Keep-alive, retry, unsent-bytes and revocation-check settings of event streams; tests shorten them. */
   eventStreams?: Partial<EventStreamSettings>;
+  /** The most API keys the store may hold; tests lower it. */
+  maxKeys?: number;
 }
 
 export interface ServeIO {
@@ -106,6 +108,7 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
       anonymousLimits: initial.anonymous,
       anonymousLimitsOf: () => limits.current.anonymous,
       environmentAdmin,
+      maxKeys: options.maxKeys,
       trustProxy: options.trustProxy ?? false,
       logger,
       now,
