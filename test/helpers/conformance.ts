@@ -21,7 +21,8 @@ import {
 } from "./internal/openapi-lookup.js";
 
 /** Headers HTTP itself sets; the document does not describe them. */
-const TRANSPORT_HEADERS = new Set(["content-type", "content-length", "date", "connection", "keep-alive", "transfer-encoding"]);
+// Content-Encoding and Vary too: compression is HTTP's negotiation, the same JSON underneath (README: Compression).
+const TRANSPORT_HEADERS = new Set(["content-type", "content-length", "date", "connection", "keep-alive", "transfer-encoding", "content-encoding", "vary"]);
 const DOCUMENT_ID = "https://petstore.test/openapi.json";
 
 const bodies = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });

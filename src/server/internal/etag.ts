@@ -1,6 +1,7 @@
 import { hash } from "node:crypto";
 import { CONDITION_MAX_LENGTH } from "../../contract/limits.js";
 import { invalidParameter } from "../errors.js";
+import { uncodedEtag } from "./compression.js";
 import type { StoredOrder } from "../../store/order-store.js";
 import type { StoredPet } from "../../store/pet-store.js";
 
@@ -44,7 +45,7 @@ export function noneMatchHits(header: string | null, etag: string): boolean {
   if (header === null) return false;
   checkLength("If-None-Match", header);
   const tags = entityTags(header);
-  return tags === "*" || tags.some((tag) => tag.replace(/^W\//, "") === etag);
+  return tags === "*" || tags.some((tag) => uncodedEtag(tag.replace(/^W\//, "")) === etag);
 }
 
 /**
@@ -58,7 +59,8 @@ export function ifMatchRevisions(header: string | null, id: number, kind: "pet" 
   if (tags === "*") return undefined;
   const revisions: number[] = [];
   for (const tag of tags) {
-    const match = /^"(pet|order)-(\d+)-(\d+)"$/.exec(tag);
+    // The tag of a compressed answer names the same revision (compression.ts).
+    const match = /^"(pet|order)-(\d+)-(\d+)"$/.exec(uncodedEtag(tag));
     if (match && match[1] === kind && Number(match[2]) === id) revisions.push(Number(match[3]));
   }
   return revisions;
