@@ -1,4 +1,4 @@
-// Issue 19's cost of compression: GET /v1/pets?limit=100 (6.6 KB of JSON) with and without
+// Issue 19's cost of compression: GET /v1/pets?limit=100 (6 KB of JSON) with and without
 // `Accept-Encoding: gzip`, alternated on one server in the same run. A row of `npm run bench`
 // (its targets join scenario 1's rounds); alone: `node scripts/bench/compression.mjs [--quick]`
 // (after `npm run build`), which starts its own server over 1k pets.
