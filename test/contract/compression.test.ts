@@ -128,3 +128,21 @@ describe("a listing of 100 pets", () => {
     expect(JSON.parse(answer.body.toString("utf8"))).toMatchObject({ code: "invalid_parameter", status: 400 });
   });
 });
+
+describe("GET /v1/openapi.json", () => {
+  it("comes compressed to a client that accepts it: the same document, a fraction of the bytes", async () => {
+    const whole = await raw("GET", "/openapi.json", {});
+    expect(whole.headers["content-encoding"]).toBeUndefined();
+    for (const [accept, coding, inflate] of [["br, gzip", "br", brotliDecompressSync], ["gzip", "gzip", gunzipSync]] as const) {
+      const answer = await raw("GET", "/openapi.json", { "accept-encoding": accept });
+      expect(answer.status).toBe(200);
+      expect(answer.headers["content-encoding"]).toBe(coding);
+      expect(answer.headers.vary).toBe("Accept-Encoding");
+      expect(answer.headers["content-type"]).toBe("application/json;charset=UTF-8");
+      expect(Number(answer.headers["content-length"])).toBe(answer.body.length);
+      expect(answer.body.length).toBeLessThan(whole.body.length / 8);
+      expect(inflate(answer.body).equals(whole.body)).toBe(true);
+    }
+  });
+});
+
