@@ -12,6 +12,7 @@ import { limiterPause } from "./limiter-saves.mjs";
 import { inventoryRun, ordersRun, storeRows } from "./store.mjs";
 import { eventsRows } from "./events.mjs";
 import { millionRows } from "./million.mjs";
+import { compressionRow, compressionTargets } from "./compression.mjs";
 
 const LIST = "/v1/pets?limit=20";
 const SOLD = "/v1/pets?status=sold&limit=100";
@@ -109,6 +110,7 @@ async function getComparisons(ctx) {
           exhausted: { url: origin + LIST, headers: bearer(SECRETS.exhausted), expect: 429, pid: server.pid },
           badKey: { url: origin + LIST, headers: bearer(SECRETS.unknown), expect: 401, pid: server.pid },
           notModified: { url: origin + LIST, headers: { ...bearer(SECRETS.load), "if-none-match": await pageEtag(origin) }, expect: 304, pid: server.pid },
+          ...compressionTargets(origin, server.pid),
         };
         const best = await alternate(ctx, targets);
         const cli = cliTimes(ctx, server);
@@ -324,6 +326,7 @@ function rowsOf({ get, jsonServerPost, post10k, big, limiter }) {
     row({ id: "4", scenario: "GET answered 304 (If-None-Match), server CPU per request", figure: get.notModified.cpuUsPerRequest,
       unit: "µs", baseline: get.badKey.cpuUsPerRequest, baselineName: "401 (bad key)", inverse: true, goal: [">=", 1.0],
       problem: get.notModified.problem ?? get.badKey.problem }),
+    compressionRow(get),
     row({ id: "5", scenario: `petstore --help, median of ${cli["node -e ''"].runs}`, figure: cli["petstore --help"].median,
       unit: "ms", baseline: nodeE, baselineName: "node -e ''", goal: ["<=", 1.3] }),
     row({ id: "5", scenario: "petstore pets list --json", figure: cli["petstore pets list --json"].median,

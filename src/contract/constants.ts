@@ -16,6 +16,17 @@ export type Plan = (typeof PLANS)[number];
 
 export const PET_NAME_MAX_LENGTH = 200;
 export const KEY_NAME_MAX_LENGTH = 100;
+/** A key's id: `key_` and 16 base62 characters, or `key_environment_admin`. */
+export const KEY_ID_PATTERN = "^key_[A-Za-z0-9_]{1,40}$";
+export const KEY_ID_MAX_LENGTH = 44;
+/** An API key: `ps_` and 40 base62 characters; listings show `ps_` and the first six. */
+export const API_KEY_LENGTH = 43;
+export const API_KEY_PATTERN = "^ps_[0-9A-Za-z]{40}$";
+export const KEY_PREFIX_LENGTH = 9;
+/** An instant as the server writes it: toISOString, 24 characters. */
+export const INSTANT_MAX_LENGTH = 24;
+/** An instant a client sends (expiresAt): ISO 8601 with an offset and up to 9 fractional digits fits. */
+export const INSTANT_INPUT_MAX_LENGTH = 40;
 export const LIST_LIMIT_MIN = 1;
 export const LIST_LIMIT_MAX = 100;
 export const LIST_LIMIT_DEFAULT = 20;

@@ -2,7 +2,7 @@
 // every answer, whoever sends it (the guard, a handler, the transport layer, the listener), is
 // built by errorBody/errorJson below. Kept free of zod so the client can import it at start-up.
 import { MAX_STREAMS_PER_KEY } from "./events.js";
-import { DEFAULT_DEADLINES, hours, IDEMPOTENCY_TTL_MS, kibibytes, MAX_BODY_BYTES, MAX_HEADER_BYTES, seconds } from "./limits.js";
+import { DEFAULT_DEADLINES, hours, MAX_KEYS, IDEMPOTENCY_TTL_MS, kibibytes, MAX_BODY_BYTES, MAX_HEADER_BYTES, seconds } from "./limits.js";
 
 export const ERROR_CODES = [
   "invalid_parameter",
@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   "forbidden",
   "not_found",
   "method_not_allowed",
+  "not_acceptable",
   "precondition_failed",
   "pet_not_available",
   "invalid_transition",
@@ -23,6 +24,7 @@ export const ERROR_CODES = [
   "rate_limited",
   "key_banned",
   "too_many_streams",
+  "too_many_keys",
   "storage_unavailable",
   "internal_error",
   "malformed_request",
@@ -52,6 +54,10 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, ErrorCodeDoc>> = {
   forbidden: { status: 403, meaning: "The key is valid but the operation needs an admin key." },
   not_found: { status: 404, meaning: "No such resource, or no such path." },
   method_not_allowed: { status: 405, meaning: "The path exists but not with this method; Allow lists the methods." },
+  not_acceptable: {
+    status: 406,
+    meaning: "The Accept header rules out what the operation answers (application/json; text/event-stream for GET /v1/events).",
+  },
   precondition_failed: {
     status: 412,
     meaning: "If-Match names no current ETag of the pet or order: it changed since it was read. Nothing was changed; read it again.",
@@ -76,6 +82,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, ErrorCodeDoc>> = {
   rate_limited: { status: 429, meaning: "A rate-limit window is exhausted; wait Retry-After seconds, back off exponentially." },
   key_banned: { status: 429, meaning: "Too many requests over the limit: the key (or IP) is banned until Retry-After." },
   too_many_streams: { status: 429, meaning: `The key already holds ${MAX_STREAMS_PER_KEY} open event streams (GET /v1/events); close one first.` },
+  too_many_keys: { status: 507, meaning: `The store already holds ${MAX_KEYS} API keys (revoked ones included), the most GET /keys lists; nothing was created.` },
   storage_unavailable: { status: 503, meaning: "The database cannot be written right now; nothing was stored. Retry later." },
   internal_error: { status: 500, meaning: "An unexpected error; it is logged on the server, never echoed." },
   malformed_request: {
@@ -107,9 +114,13 @@ export interface ServerErrorBody {
   status: number;
 }
 
+/** The longest `message` of an Error body; a longer one is cut, so the document's maxLength holds. */
+export const ERROR_MESSAGE_MAX_LENGTH = 1024;
+
 /** The Error body: the one way any part of the server writes one. */
 export function errorBody(code: ErrorCode, message: string): ServerErrorBody {
-  return { code, message, status: statusOf(code) };
+  const bounded = message.length > ERROR_MESSAGE_MAX_LENGTH ? `${message.slice(0, ERROR_MESSAGE_MAX_LENGTH - 1)}…` : message;
+  return { code, message: bounded, status: statusOf(code) };
 }
 
 /** The Error body as JSON text, for answers written without h3 (guard, transport, listener). */

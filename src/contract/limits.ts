@@ -13,6 +13,21 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** The longest Idempotency-Key accepted, in characters (visible ASCII only). */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 
+/**
+ * The most API keys a store holds, revoked ones included: GET /v1/keys answers them all at once,
+ * so the list is bounded (507 too_many_keys beyond; revoked keys can be removed from the db).
+ */
+export const MAX_KEYS = 10_000;
+
+/** The longest If-Match / If-None-Match accepted (a few dozen entity tags): 400 beyond. */
+export const CONDITION_MAX_LENGTH = 1024;
+
+/** The longest cursor the server writes into a Link (base64url); a longer one is no cursor of ours. */
+export const CURSOR_MAX_LENGTH = 32;
+
+/** The longest `types` of GET /v1/events: every type twice over, with spaces; 400 beyond. */
+export const EVENT_TYPES_MAX_LENGTH = 256;
+
 /** How long a client may take; slow or stalled clients cannot hold a connection open for ever. */
 export interface HttpDeadlines {
   /** From the first byte of a request to the end of its headers. */

@@ -11,6 +11,8 @@ import {
 import { answers, groupByPath, type JsonSchema, type PathRoutes, type RouteEntry, ROUTES } from "./routes.js";
 
 export const BEARER = "bearerAuth";
+/** The same header, with a key that must be an admin's: a scheme of its own, so a reader sees which operations need one. */
+export const ADMIN_BEARER = "adminBearerAuth";
 
 /** The document's tag of each group, as the tags list at its top names them. */
 export const TAG_NAMES = { pets: "Pets", store: "Store", keys: "Keys", meta: "Meta" } as const;
@@ -47,7 +49,7 @@ function operation(route: RouteEntry): JsonSchema {
     ...(route.deprecated ? { deprecated: true, "x-sunset": isoDate(new Date(route.deprecated.sunset)) } : {}),
     // x-stability-level is the name Redocly, Stoplight and Zalando's guidelines read.
     ...(route.stability === "beta" ? { "x-stability-level": "beta" } : {}),
-    security: route.access === "public" ? [] : [{ [BEARER]: [] }],
+    security: route.access === "public" ? [] : [{ [route.access === "admin" ? ADMIN_BEARER : BEARER]: [] }],
     ...(route.request?.parameters ? { parameters: route.request.parameters.map((parameter) => ({ ...parameter, required: parameter.in === "path" })) } : {}),
     ...(route.request?.body ? { requestBody: requestBody(route.request.body, route.request.mediaTypes ?? ["application/json"]) } : {}),
     responses: {

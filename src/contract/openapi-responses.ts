@@ -1,7 +1,7 @@
 // Response headers and responses of the OpenAPI document: what the guard and the error handler
 // put on every answer, described once and referenced from each operation.
 import { errorCodesFor, type ErrorCode } from "./errors.js";
-import { kibibytes, MAX_BODY_BYTES } from "./limits.js";
+import { kibibytes, MAX_BODY_BYTES, MAX_HEADER_BYTES } from "./limits.js";
 import type { ErrorResponseName, FixedHeaderName, HeaderName, MarkHeaderName } from "./response-names.js";
 import { BETA_MARKER, type Deprecation, type JsonSchema, type RouteEntry } from "./routes.js";
 
@@ -15,7 +15,9 @@ interface HeaderObject {
   schema: JsonSchema;
 }
 
-const integer = { type: "integer", minimum: 0 };
+const integer = { type: "integer", format: "int64", minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
+/** A URL the server builds from the request's own origin, whose Host the 16 KiB head bounds. */
+const LINK_MAX_LENGTH = MAX_HEADER_BYTES + 256;
 const header = (description: string, schema: JsonSchema, required = true): HeaderObject => ({ description, required, schema });
 
 /** components.headers every document has. Two describe `Link` (Link-Next, Link-Successor-Version): see wireName. */
@@ -25,19 +27,21 @@ const HEADER_COMPONENTS = {
   "X-RateLimit-Reset": header("Unix time, in seconds, at which that window resets.", integer),
   "RateLimit-Policy": header("Both windows (IETF draft-ietf-httpapi-ratelimit-headers): q requests per w seconds.", {
     type: "string",
+    maxLength: 256,
     pattern: '^"\\w+";q=\\d+;w=\\d+(, "\\w+";q=\\d+;w=\\d+)*$',
     examples: ['"minute";q=60;w=60, "day";q=1000;w=86400'],
   }),
   RateLimit: header("Both windows now: r requests remaining, t seconds until the window resets.", {
     type: "string",
+    maxLength: 256,
     pattern: '^"\\w+";r=\\d+;t=\\d+(, "\\w+";r=\\d+;t=\\d+)*$',
     examples: ['"minute";r=59;t=42, "day";r=999;t=50000'],
   }),
   "Retry-After": header("Whole seconds to wait before retrying.", integer),
-  Location: header("Path of the created resource.", { type: "string", format: "uri-reference", examples: ["/v1/pets/1"] }),
+  Location: header("Path of the created resource.", { type: "string", format: "uri-reference", maxLength: 64, examples: ["/v1/pets/1"] }),
   ETag: header(
     'Strong entity tag (RFC 9110). A pet\'s is `"pet-<id>-<revision>"`, an order\'s `"order-<id>-<revision>"`, and it changes with every update; a page\'s is a digest of its records\' ids and revisions and of where the next page starts, so it changes whenever the page does. Send it back in If-None-Match (GET) or If-Match (PATCH, DELETE).',
-    { type: "string", pattern: '^"[!#-~]+"$', examples: ['"pet-1-3"'] },
+    { type: "string", maxLength: 64, pattern: '^"[!#-~]+"$', examples: ['"pet-1-3"'] },
   ),
   "Idempotent-Replayed": header(
     "Set when this is the stored answer to an earlier request with the same Idempotency-Key, given again: nothing was created this time.",
@@ -46,14 +50,14 @@ const HEADER_COMPONENTS = {
   ),
   "Link-Next": header(
     'Set when more results follow: `<absolute URL of the next page>; rel="next"` (RFC 8288). Follow it rather than building a cursor.',
-    { type: "string", pattern: '^<[^>]+>; rel="next"$' },
+    { type: "string", maxLength: LINK_MAX_LENGTH, pattern: '^<[^>]+>; rel="next"$' },
     false,
   ),
   "WWW-Authenticate": header("The scheme to authenticate with (RFC 9110).", { const: 'Bearer realm="petstore"' }),
-  Allow: header("The methods this path accepts.", { type: "string", examples: ["GET, HEAD, POST"] }),
+  Allow: header("The methods this path accepts.", { type: "string", maxLength: 64, pattern: "^([A-Z]+(, [A-Z]+)*)?$", examples: ["GET, HEAD, POST"] }),
   "X-Request-Id": header(
     "The id of this request in the server's log: the request's own X-Request-Id when it is 1 to 128 characters of letters, digits and ._:@/+=-, else one the server made up. Quote it when reporting a problem.",
-    { type: "string", pattern: "^[A-Za-z0-9._:@/+=-]{1,128}$" },
+    { type: "string", maxLength: 128, pattern: "^[A-Za-z0-9._:@/+=-]{1,128}$" },
     // Sent on every answer of this server; optional in the document so that a proxy in front may drop it.
     false,
   ),
@@ -63,6 +67,11 @@ const HEADER_COMPONENTS = {
   "Cache-Control": header(
     "`no-store` on every answer except a public document asked for without a key: no cache keeps a caller's data. Conditional requests (If-None-Match) still answer 304.",
     { const: "no-store" },
+    false,
+  ),
+  "Access-Control-Allow-Origin": header(
+    "CORS: the request's Origin, sent only when the server runs with --cors-origin and that origin is one of them.",
+    { type: "string", format: "uri", maxLength: 2048, examples: ["https://app.example"] },
     false,
   ),
 } satisfies Record<FixedHeaderName, HeaderObject>;
@@ -98,6 +107,7 @@ function deprecationHeaders(deprecations: Deprecation[]): Record<MarkHeaderName,
     Sunset: header("RFC 8594: this operation is removed at this instant.", oneOf(deprecations.map((d) => d.sunset))),
     "Link-Successor-Version": header(`The replacement: ${[...new Set(deprecations.map((d) => d.successorText))].join("; ")}.`, {
       type: "string",
+      maxLength: LINK_MAX_LENGTH,
       pattern: `^<[^>]+${successors.length === 1 ? escaped : `(${escaped})`}>; rel="successor-version"$`,
     }),
   } as Record<MarkHeaderName, HeaderObject>;
@@ -159,10 +169,15 @@ const ERROR_RESPONSES = {
     codes: ["idempotency_key_reused"],
     description: "This Idempotency-Key came with another request (another body) within 24 hours; nothing was created. Use a fresh key for a new request.",
   },
+  NotAcceptable: {
+    status: 406,
+    description: "The Accept header rules out what this operation answers; leave Accept out or allow its media type. The body is JSON all the same.",
+  },
   MethodNotAllowed: { status: 405, description: "Answers a listed path called with a method it does not list.", headers: ["Allow"] },
   PayloadTooLarge: { status: 413, description: `The body is larger than ${kibibytes(MAX_BODY_BYTES)}.` },
   UnsupportedMediaType: { status: 415, description: "The body is not sent as a media type the operation accepts (application/json; for PATCH also application/merge-patch+json)." },
   TooManyRequests: { status: 429, description: "Over the rate limit, or banned for repeated excess; wait Retry-After seconds.", headers: ["Retry-After"] },
+  TooManyKeys: { status: 507, description: "The store holds the most keys it may (revoked ones included); nothing was created." },
   InternalError: { status: 500, description: "An unexpected error, logged on the server." },
   StorageUnavailable: {
     status: 503,
@@ -185,7 +200,13 @@ export function response(
   const rateLimit = RATE_LIMIT_HEADERS.map((name) => [wireName(name), rateLimitHeadersOptional ? optional(name) : reference(name)]);
   return {
     description,
-    headers: Object.fromEntries([...rateLimit, ["X-Request-Id", reference("X-Request-Id")], ...SECURITY_HEADERS.map((name) => [name, reference(name)]), ...headers.map((name) => [wireName(name), reference(name)])]),
+    headers: Object.fromEntries([
+      ...rateLimit,
+      ["X-Request-Id", reference("X-Request-Id")],
+      ...SECURITY_HEADERS.map((name) => [name, reference(name)]),
+      ["Access-Control-Allow-Origin", reference("Access-Control-Allow-Origin")],
+      ...headers.map((name) => [wireName(name), reference(name)]),
+    ]),
     ...(schema ? { content: { "application/json": { schema } } } : {}),
   };
 }
@@ -210,7 +231,13 @@ export function errorResponses(names: ErrorResponseName[], extraHeaders: HeaderN
   );
 }
 
-export function componentResponses(): Record<string, JsonSchema> {
-  const names = Object.keys(ERROR_RESPONSES) as ErrorResponseName[];
-  return Object.fromEntries(names.map((name) => [name, errorResponse(name)]));
+/** The answers outside every operation (an unlisted path, another method), which the document's descriptions name. */
+const ROUTING_RESPONSES: ErrorResponseName[] = ["NotFound", "MethodNotAllowed", "Unauthorized", "TooManyRequests", "InternalError"];
+
+/** components.responses: those the paths refer to, and the routing ones; no unused component. */
+export function componentResponses(paths?: Record<string, JsonSchema>): Record<string, JsonSchema> {
+  const all = Object.keys(ERROR_RESPONSES) as ErrorResponseName[];
+  const text = paths ? JSON.stringify(paths) : undefined;
+  const used = (name: ErrorResponseName) => !text || ROUTING_RESPONSES.includes(name) || text.includes(`"#/components/responses/${name}"`);
+  return Object.fromEntries(all.filter(used).map((name) => [name, errorResponse(name)]));
 }

@@ -3,7 +3,7 @@
 import pkg from "../../package.json" with { type: "json" };
 import { API_PREFIX, HEALTH_PATH, LOCAL_BASE_URL } from "./constants.js";
 import { DEFAULT_DEADLINES, kibibytes, MAX_HEADER_BYTES, seconds } from "./limits.js";
-import { BEARER, paths } from "./openapi-operations.js";
+import { ADMIN_BEARER, BEARER, paths } from "./openapi-operations.js";
 import { componentResponses, headerComponents } from "./openapi-responses.js";
 import { componentSchemas } from "./openapi-schemas.js";
 import { ROUTES, type RouteEntry } from "./routes.js";
@@ -33,6 +33,7 @@ const DESCRIPTION = `The animal-store API.
  * mutate it. Tests pass a table of their own to see how an entry is documented.
  */
 export function buildOpenApiDocument(routes: readonly RouteEntry[] = ROUTES): Record<string, unknown> {
+  const documentPaths = structuredClone(paths(routes));
   return {
     openapi: "3.1.0",
     info: {
@@ -41,19 +42,24 @@ export function buildOpenApiDocument(routes: readonly RouteEntry[] = ROUTES): Re
       version: "1.0.0",
       description: DESCRIPTION,
       license: { name: pkg.license, identifier: pkg.license },
+      contact: { name: "Animal store API team", email: "api@petstore.example" },
     },
     servers: [
       {
         url: `https://{host}${API_PREFIX}`,
         description: "Production",
+        "x-internal": false,
         variables: { host: { default: "api.petstore.example", description: "The production host." } },
       },
       {
         url: `https://{stagingHost}${API_PREFIX}`,
         description: "Staging",
+        "x-internal": true,
         variables: { stagingHost: { default: "staging.api.petstore.example", description: "The staging host." } },
       },
-      { url: LOCAL_BASE_URL, description: "Local: `petstore serve`" },
+      // Relative: the server that served this document, so its own "try it" and clients reach it,
+      // over https when it has a certificate (OWASP api8: no http:// server URL).
+      { url: API_PREFIX, description: `Local: the server this document came from (\`petstore serve\`: ${LOCAL_BASE_URL})`, "x-internal": true },
     ],
     security: [{ [BEARER]: [] }],
     tags: [
@@ -65,10 +71,10 @@ export function buildOpenApiDocument(routes: readonly RouteEntry[] = ROUTES): Re
       { name: "Keys", description: "API keys; admin keys only." },
       { name: "Meta", description: "About the API itself." },
     ],
-    paths: structuredClone(paths(routes)),
+    paths: documentPaths,
     components: {
       schemas: componentSchemas(),
-      responses: componentResponses(),
+      responses: componentResponses(documentPaths),
       headers: headerComponents(routes),
       securitySchemes: {
         [BEARER]: {
@@ -76,6 +82,12 @@ export function buildOpenApiDocument(routes: readonly RouteEntry[] = ROUTES): Re
           scheme: "bearer",
           bearerFormat: "ps_ and 40 base62 characters",
           description: "An API key. Admins create keys with POST /keys; the first admin key is printed by `petstore serve`.",
+        },
+        [ADMIN_BEARER]: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "ps_ and 40 base62 characters",
+          description: "An admin API key: the key printed by `petstore serve`, PETSTORE_ADMIN_KEY, or one made admin. Any other key gets 403.",
         },
       },
     },

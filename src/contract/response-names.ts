@@ -18,7 +18,8 @@ export type FixedHeaderName =
   | "Allow"
   | "X-Request-Id"
   | "X-Content-Type-Options"
-  | "Cache-Control";
+  | "Cache-Control"
+  | "Access-Control-Allow-Origin";
 
 /** Headers that mark a route by its table entry: deprecation, and the beta marker. */
 export type MarkHeaderName = "Deprecation" | "Sunset" | "Link-Successor-Version" | "X-API-Stability";
@@ -35,6 +36,7 @@ export type ErrorResponseName =
   | "Forbidden"
   | "NotFound"
   | "MethodNotAllowed"
+  | "NotAcceptable"
   | "PreconditionFailed"
   /** 409: pet_not_available, invalid_transition or pet_has_open_order, narrowed per operation. */
   | "PetNotAvailable"
@@ -47,5 +49,6 @@ export type ErrorResponseName =
   | "PayloadTooLarge"
   | "UnsupportedMediaType"
   | "TooManyRequests"
+  | "TooManyKeys"
   | "InternalError"
   | "StorageUnavailable";

@@ -11,9 +11,12 @@ import {
   LIST_LIMIT_DEFAULT,
   LIST_LIMIT_MAX,
   LIST_LIMIT_MIN,
+  INSTANT_MAX_LENGTH,
+  KEY_ID_MAX_LENGTH,
+  KEY_ID_PATTERN,
 } from "./constants.js";
 import { EVENT_BACKLOG, EVENT_KEEP_ALIVE_MS, EVENT_TICKET_PATTERN, EVENT_TICKET_TTL_SECONDS, EVENT_TYPES, MAX_STREAMS_PER_KEY } from "./events.js";
-import { hours, IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_TTL_MS } from "./limits.js";
+import { CONDITION_MAX_LENGTH, CURSOR_MAX_LENGTH, EVENT_TYPES_MAX_LENGTH, hours, MAX_KEYS, IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_TTL_MS } from "./limits.js";
 import type { ErrorResponseName, HeaderName } from "./response-names.js";
 
 export type JsonSchema = Record<string, unknown>;
@@ -90,13 +93,27 @@ export interface RouteEntry {
 const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 const query = (name: string, description: string, schema: JsonSchema): Parameter => ({ name, in: "query", description, schema });
 
+/** An id: a positive safe integer (the server answers 400 beyond Number.MAX_SAFE_INTEGER). */
+const ID: JsonSchema = { type: "integer", format: "int64", minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
+const LIMIT: JsonSchema = { type: "integer", format: "int32", minimum: LIST_LIMIT_MIN, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT };
+/** A cursor is what the server wrote into a Link: base64url, at most 32 characters. */
+const CURSOR: JsonSchema = { type: "string", minLength: 1, maxLength: CURSOR_MAX_LENGTH, pattern: "^[A-Za-z0-9_-]+$" };
+const EVENT_ID: JsonSchema = { type: "integer", format: "int64", minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
+const INSTANT: JsonSchema = { type: "string", format: "date-time", maxLength: INSTANT_MAX_LENGTH };
+const KEY_ID: Parameter = {
+  name: "id",
+  in: "path",
+  description: "The key's id. An id of another form names no key: 404.",
+  schema: { type: "string", maxLength: KEY_ID_MAX_LENGTH, pattern: KEY_ID_PATTERN },
+};
+
 /** One rate-limit window as GET /keys/current reports it. */
 const USAGE_WINDOW: JsonSchema = {
   type: "object",
   properties: {
-    limit: { type: "integer", minimum: 1 },
-    remaining: { type: "integer", minimum: 0, description: "Requests left in this window." },
-    resetAt: { type: "string", format: "date-time", description: "When the window starts afresh (UTC-aligned)." },
+    limit: { type: "integer", format: "int64", minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+    remaining: { type: "integer", format: "int64", minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "Requests left in this window." },
+    resetAt: { ...INSTANT, description: "When the window starts afresh (UTC-aligned)." },
   },
   required: ["limit", "remaining", "resetAt"],
   additionalProperties: false,
@@ -106,13 +123,13 @@ const IF_NONE_MATCH: Parameter = {
   name: "If-None-Match",
   in: "header",
   description: "ETags of representations you hold: 304 Not Modified, without a body, when one is current.",
-  schema: { type: "string" },
+  schema: { type: "string", maxLength: CONDITION_MAX_LENGTH },
 };
 const IF_MATCH: Parameter = {
   name: "If-Match",
   in: "header",
   description: "The pet's ETag as you last read it: 412 precondition_failed, changing nothing, when the pet has changed since.",
-  schema: { type: "string" },
+  schema: { type: "string", maxLength: CONDITION_MAX_LENGTH },
 };
 
 const IDEMPOTENCY_KEY: Parameter = {
@@ -129,13 +146,13 @@ const IDEMPOTENCY_KEY: Parameter = {
 /** The errors an operation with an Idempotency-Key adds to its own. */
 const IDEMPOTENCY_ERRORS = ["InvalidParameter", "IdempotencyKeyInProgress", "IdempotencyKeyReused"] as const;
 
-const PET_ID: Parameter = { name: "petId", in: "path", description: "The pet's id.", schema: { type: "integer", format: "int64", minimum: 1 } };
+const PET_ID: Parameter = { name: "petId", in: "path", description: "The pet's id.", schema: ID };
 
 /** What updatePet accepts: RFC 7396's own media type, and plain JSON for clients that only know that. */
 export const MERGE_PATCH_MEDIA_TYPES = ["application/merge-patch+json", "application/json"] as const;
 
 
-const ORDER_ID: Parameter = { name: "orderId", in: "path", description: "The order's id.", schema: { type: "integer", format: "int64", minimum: 1 } };
+const ORDER_ID: Parameter = { name: "orderId", in: "path", description: "The order's id.", schema: ID };
 const ORDER_IF_MATCH: Parameter = { ...IF_MATCH, description: "The order's ETag as you last read it: 412 precondition_failed, changing nothing, when it has changed since." };
 const BETA_TEXT = "Beta: the Store group may still change within v1; every answer carries `X-API-Stability: beta`.";
 
@@ -149,10 +166,10 @@ const STORE_ROUTES = [
     stability: "beta",
     request: {
       parameters: [
-        query("limit", "Maximum number of orders to return.", { type: "integer", minimum: LIST_LIMIT_MIN, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT }),
+        query("limit", "Maximum number of orders to return.", LIMIT),
         query("status", "Only orders with this status.", schemaRef("OrderStatus")),
-        query("petId", "Only orders for this pet; combines with status.", { type: "integer", format: "int64", minimum: 1 }),
-        query("cursor", "Opaque: take it from the `Link` of the previous page.", { type: "string" }),
+        query("petId", "Only orders for this pet; combines with status.", ID),
+        query("cursor", "Opaque: take it from the `Link` of the previous page.", CURSOR),
       ],
     },
     doc: {
@@ -238,8 +255,12 @@ const EVENTS_ROUTE = {
   stability: "stable",
   request: {
     parameters: [
-      query("types", `Comma-separated event types to receive (${EVENT_TYPES.join(", ")}); all when absent.`, { type: "string" }),
-      query("lastEventId", "Resume after this event id, for clients that cannot send the Last-Event-ID header.", { type: "integer", minimum: 0 }),
+      query("types", `Comma-separated event types to receive (${EVENT_TYPES.join(", ")}); all when absent.`, {
+        type: "string",
+        maxLength: EVENT_TYPES_MAX_LENGTH,
+        pattern: `^ *(${EVENT_TYPES.join("|").replaceAll(".", "\\.")}) *(, *(${EVENT_TYPES.join("|").replaceAll(".", "\\.")}) *)*$`,
+      }),
+      query("lastEventId", "Resume after this event id, for clients that cannot send the Last-Event-ID header.", EVENT_ID),
       query(
         "ticket",
         `Instead of Authorization, for a browser's EventSource (which cannot send headers): a ticket from POST /events/tickets, valid ${EVENT_TICKET_TTL_SECONDS} s. Never put the API key itself in a URL.`,
@@ -251,7 +272,7 @@ const EVENTS_ROUTE = {
         description:
           `Resume after this event id: the events after it are replayed from the backlog (the last ${EVENT_BACKLOG.events} events or the last hour, ` +
           "whichever holds more), then the stream goes live. An id older than the backlog gets `event: reset` first: list again.",
-        schema: { type: "integer", minimum: 0 },
+        schema: EVENT_ID,
       },
     ],
   },
@@ -267,7 +288,8 @@ const EVENTS_ROUTE = {
       status: 200,
       description: "The stream, open until the client leaves or the server stops.",
       mediaType: "text/event-stream",
-      schema: { type: "string", description: "event: <type>\\nid: <event id>\\ndata: {\"type\":...,\"id\":...,\"at\":...,\"data\":{...}}" },
+      // No `type: string`: a stream open for hours is no string with a length; its syntax is SSE's.
+      schema: { description: "event: <type>\\nid: <event id>\\ndata: {\"type\":...,\"id\":...,\"at\":...,\"data\":{...}}" },
     },
     errors: ["InvalidParameter"],
   },
@@ -311,15 +333,10 @@ export const ROUTES = [
     stability: "stable",
     request: {
       parameters: [
-        query("limit", "Maximum number of pets to return.", {
-          type: "integer",
-          minimum: LIST_LIMIT_MIN,
-          maximum: LIST_LIMIT_MAX,
-          default: LIST_LIMIT_DEFAULT,
-        }),
+        query("limit", "Maximum number of pets to return.", LIMIT),
         query("status", "Only pets with this status.", schemaRef("PetStatus")),
-        query("categoryId", "Only pets of this category; combines with status.", { type: "integer", format: "int64", minimum: 1 }),
-        query("cursor", "Opaque: take it from the `Link` of the previous page.", { type: "string" }),
+        query("categoryId", "Only pets of this category; combines with status.", ID),
+        query("cursor", "Opaque: take it from the `Link` of the previous page.", CURSOR),
         IF_NONE_MATCH,
       ],
     },
@@ -446,7 +463,7 @@ export const ROUTES = [
       tag: "keys",
       summary: "List every API key (admin)",
       description: "Without secrets or hashes.",
-      success: { status: 200, description: "Every key.", schema: { type: "array", items: schemaRef("KeyView") } },
+      success: { status: 200, description: "Every key.", schema: { type: "array", maxItems: MAX_KEYS, items: schemaRef("KeyView") } },
     },
   },
   {
@@ -468,7 +485,7 @@ export const ROUTES = [
         schema: schemaRef("CreatedKey"),
         headers: ["Location", "Idempotent-Replayed"],
       },
-      errors: [...IDEMPOTENCY_ERRORS],
+      errors: [...IDEMPOTENCY_ERRORS, "TooManyKeys"],
     },
   },
   {
@@ -477,7 +494,7 @@ export const ROUTES = [
     path: "/keys/{id}",
     access: "admin",
     stability: "stable",
-    request: { parameters: [{ name: "id", in: "path", description: "The key's id.", schema: { type: "string" } }] },
+    request: { parameters: [KEY_ID] },
     doc: {
       tag: "keys",
       summary: "Revoke an API key (admin)",
@@ -492,7 +509,7 @@ export const ROUTES = [
     path: "/keys/{id}/rotate",
     access: "admin",
     stability: "stable",
-    request: { body: "RotateKey", parameters: [{ name: "id", in: "path", description: "The key's id.", schema: { type: "string" } }] },
+    request: { body: "RotateKey", parameters: [KEY_ID] },
     doc: {
       tag: "keys",
       summary: "Rotate an API key's secret (admin)",
@@ -544,12 +561,17 @@ export const ROUTES = [
               properties: {
                 minute: USAGE_WINDOW,
                 day: USAGE_WINDOW,
-                bannedUntil: { type: ["string", "null"], format: "date-time", description: "Set while the key is banned." },
+                bannedUntil: { ...INSTANT, type: ["string", "null"], description: "Set while the key is banned." },
               },
               required: ["minute", "day", "bannedUntil"],
               additionalProperties: false,
             },
-            server: { type: "object", properties: { version: { type: "string" } }, required: ["version"], additionalProperties: false },
+            server: {
+              type: "object",
+              properties: { version: { type: "string", maxLength: 64, pattern: "^\\d+\\.\\d+\\.\\d+" } },
+              required: ["version"],
+              additionalProperties: false,
+            },
           },
           required: ["key", "usage", "server"],
           additionalProperties: false,
@@ -572,7 +594,7 @@ export const ROUTES = [
         description: "The OpenAPI 3.1 document.",
         schema: {
           type: "object",
-          properties: { openapi: { type: "string", pattern: "^3\\.1\\." }, info: { type: "object" }, paths: { type: "object" } },
+          properties: { openapi: { type: "string", maxLength: 16, pattern: "^3\\.1\\." }, info: { type: "object" }, paths: { type: "object" } },
           required: ["openapi", "info", "paths"],
         },
       },
@@ -644,6 +666,7 @@ export function answers(route: RouteEntry): ErrorResponseName[] {
     ...(route.request?.body ? ([...(bodyAnd400 ? [] : ["InvalidBody" as const]), "PayloadTooLarge", "UnsupportedMediaType"] as const) : []),
     ...(route.access === "admin" ? (["Forbidden"] as const) : []),
     ...(route.access === "public" ? [] : (["Unauthorized"] as const)),
+    ...(route.outsideApi ? [] : (["NotAcceptable"] as const)),
     "TooManyRequests",
     "InternalError",
     "StorageUnavailable",

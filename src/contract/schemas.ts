@@ -2,8 +2,23 @@
 // with these; the OpenAPI document is generated from them.
 // The record types (Pet, NewPet, KeyView, ...) are inferred from them at the end of this file.
 import * as z from "zod";
-import { characterCount, KEY_NAME_MAX_LENGTH, ORDER_STATUSES, PET_NAME_MAX_LENGTH, PET_STATUSES, PLANS } from "./constants.js";
-import { ERROR_CODES, type ServerErrorBody } from "./errors.js";
+import {
+  API_KEY_LENGTH,
+  API_KEY_PATTERN,
+  characterCount,
+  INSTANT_INPUT_MAX_LENGTH,
+  INSTANT_MAX_LENGTH,
+  KEY_ID_MAX_LENGTH,
+  KEY_ID_PATTERN,
+  KEY_NAME_MAX_LENGTH,
+  KEY_PREFIX_LENGTH,
+  LIST_LIMIT_MAX,
+  ORDER_STATUSES,
+  PET_NAME_MAX_LENGTH,
+  PET_STATUSES,
+  PLANS,
+} from "./constants.js";
+import { ERROR_CODES, ERROR_MESSAGE_MAX_LENGTH, type ServerErrorBody } from "./errors.js";
 
 const required = (rule: string) => (issue: { input: unknown }) =>
   issue.input === undefined ? "is required" : rule;
@@ -21,6 +36,18 @@ const text = (max: number) =>
       error: `must be at most ${max} characters`,
     })
     .meta({ maxLength: max });
+
+/**
+ * An instant as the server writes it (toISOString: 24 characters). The bound is documentation
+ * (maxLength): these are answers, and the db file's own instants are read with the same schema.
+ */
+const instant = () => z.iso.datetime().meta({ maxLength: INSTANT_MAX_LENGTH });
+
+/** A string the server writes, documented with its longest form; it validates nothing more. */
+const written = (maxLength: number, extra: Record<string, unknown> = {}) => z.string().meta({ maxLength, ...extra });
+
+/** A count of pets or requests: never negative, at most a safe integer. */
+const countOf = () => z.int().min(0).meta({ format: "int64" });
 
 const positiveSafeInteger = (what: string) =>
   z
@@ -59,7 +86,7 @@ export const PetSchema = z
   })
   .describe("An animal, as returned.");
 
-export const PetsSchema = z.array(PetSchema).describe("A page of animals, ordered by id.");
+export const PetsSchema = z.array(PetSchema).meta({ maxItems: LIST_LIMIT_MAX }).describe("A page of animals, ordered by id.");
 
 export const OrderStatusSchema = z
   .enum(ORDER_STATUSES, { error: required(`must be one of ${ORDER_STATUSES.join(", ")}`) })
@@ -78,14 +105,14 @@ export const OrderSchema = z
     id: positiveSafeInteger("Unique identifier, assigned by the service; never reused."),
     petId: positiveSafeInteger("The pet this order is for."),
     status: OrderStatusSchema,
-    createdAt: z.iso.datetime().describe("When the order was placed (UTC)."),
-    updatedAt: z.iso.datetime().describe("When its status last changed (UTC)."),
+    createdAt: instant().describe("When the order was placed (UTC)."),
+    updatedAt: instant().describe("When its status last changed (UTC)."),
   })
   .describe("An order for one pet, as returned.");
 
-export const OrdersSchema = z.array(OrderSchema).describe("A page of orders, ordered by id.");
+export const OrdersSchema = z.array(OrderSchema).meta({ maxItems: LIST_LIMIT_MAX }).describe("A page of orders, ordered by id.");
 
-const count = (status: string) => z.int().min(0).describe(`Pets that are ${status}.`);
+const count = (status: string) => countOf().describe(`Pets that are ${status}.`);
 export const InventorySchema = z
   .strictObject({ available: count("available"), pending: count("pending"), sold: count("sold") })
   .describe("How many pets have each status, at one instant.");
@@ -93,16 +120,16 @@ export const InventorySchema = z
 export const ErrorSchema = z
   .object({
     code: z.enum(ERROR_CODES).describe("Machine-readable error code."),
-    message: z.string().describe("Human-readable description."),
-    status: z.int().min(400).max(599).describe("The HTTP status code, repeated."),
+    message: written(ERROR_MESSAGE_MAX_LENGTH).describe("Human-readable description."),
+    status: z.int().min(400).max(599).meta({ format: "int32" }).describe("The HTTP status code, repeated."),
   })
   .describe("Every error response has this body.");
 
 export const PlanSchema = z.enum(PLANS, { error: required(`must be one of ${PLANS.join(", ")}`) });
 
 export const KeyLimitsSchema = z.object({
-  perMinute: z.int().min(1),
-  perDay: z.int().min(1),
+  perMinute: z.int().min(1).meta({ format: "int64" }),
+  perDay: z.int().min(1).meta({ format: "int64" }),
 });
 
 export const NewKeySchema = z
@@ -111,7 +138,11 @@ export const NewKeySchema = z
     name: text(KEY_NAME_MAX_LENGTH).optional(),
     perMinute: positiveSafeInteger("Requests per minute; enterprise keys only.").optional(),
     perDay: positiveSafeInteger("Requests per UTC day; enterprise keys only.").optional(),
-    expiresAt: z.iso.datetime({ offset: true }).optional().describe("When the key stops working (in the future); absent: never."),
+    expiresAt: z.iso
+      .datetime({ offset: true })
+      .max(INSTANT_INPUT_MAX_LENGTH, { error: `must be at most ${INSTANT_INPUT_MAX_LENGTH} characters` })
+      .optional()
+      .describe("When the key stops working (in the future); absent: never."),
   })
   .superRefine((key, ctx) => {
     for (const field of ["perMinute", "perDay"] as const) {
@@ -125,33 +156,38 @@ export const NewKeySchema = z
   })
   .describe("Request body for creating a key. perMinute and perDay are required for enterprise and refused for the other plans.");
 
+/** A key's id: `key_` and 16 base62 characters (`key_environment_admin` for PETSTORE_ADMIN_KEY). */
+const keyId = () => written(KEY_ID_MAX_LENGTH, { pattern: KEY_ID_PATTERN });
+/** The first characters of the secret, for telling keys apart: never enough to use it. */
+const keyPrefix = () => written(KEY_PREFIX_LENGTH).describe("`ps_` and the secret's first six characters.");
+
 export const KeyViewSchema = z
   .object({
-    id: z.string(),
-    prefix: z.string(),
+    id: keyId(),
+    prefix: keyPrefix(),
     plan: PlanSchema,
-    name: z.string().nullable(),
+    name: written(KEY_NAME_MAX_LENGTH).nullable(),
     admin: z.boolean(),
     limits: KeyLimitsSchema,
-    createdAt: z.iso.datetime(),
-    revokedAt: z.iso.datetime().nullable(),
-    lastUsedAt: z.iso.datetime().nullable(),
-    expiresAt: z.iso.datetime().nullable().optional().describe("When the key stops working; null: never."),
-    rotatedAt: z.iso.datetime().nullable().optional().describe("When its secret was last replaced (rotateKey)."),
+    createdAt: instant(),
+    revokedAt: instant().nullable(),
+    lastUsedAt: instant().nullable(),
+    expiresAt: instant().nullable().optional().describe("When the key stops working; null: never."),
+    rotatedAt: instant().nullable().optional().describe("When its secret was last replaced (rotateKey)."),
   })
   .describe("A key as the admin API lists it: never the secret, never its hash.");
 
 export const CreatedKeySchema = z
   .object({
-    id: z.string(),
-    key: z.string().describe("The secret, shown only in this response."),
-    prefix: z.string(),
+    id: keyId(),
+    key: written(API_KEY_LENGTH, { pattern: API_KEY_PATTERN }).describe("The secret, shown only in this response."),
+    prefix: keyPrefix(),
     plan: PlanSchema,
-    name: z.string().nullable(),
+    name: written(KEY_NAME_MAX_LENGTH).nullable(),
     limits: KeyLimitsSchema,
-    createdAt: z.iso.datetime(),
-    expiresAt: z.iso.datetime().nullable().optional().describe("When the key stops working; null: never."),
-    previousSecretValidUntil: z.iso.datetime().optional().describe("After a rotation: when the replaced secret stops working."),
+    createdAt: instant(),
+    expiresAt: instant().nullable().optional().describe("When the key stops working; null: never."),
+    previousSecretValidUntil: instant().optional().describe("After a rotation: when the replaced secret stops working."),
   })
   .describe("The answer to POST /keys: the only time the secret is shown.");
 
@@ -164,6 +200,7 @@ export const RotateKeySchema = z
       .int()
       .min(0)
       .max(MAX_ROTATION_GRACE_SECONDS)
+      .meta({ format: "int32" })
       .optional()
       .describe("How long the replaced secret keeps working, in seconds; 0 ends it at once. Default 3600."),
   })

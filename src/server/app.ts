@@ -31,6 +31,7 @@ import { createPet, deletePet, getPet, listPets, updatePet } from "./routes/pets
 import { registerDocs } from "./docs/docs-routes.js";
 import { createCors, type CorsOptions } from "./cors.js";
 import { issueEventTicket } from "./events/event-tickets.js";
+import { negotiated } from "./routes/negotiated.js";
 
 declare module "h3" {
   interface H3EventContext {
@@ -66,6 +67,8 @@ export interface AppDeps {
   snapshot?: () => Promise<StoreData>;
   /** GET /metrics on this port, behind its own token (--metrics-token); 404 without. */
   metricsRoute?: MetricsRoute;
+  /** The most API keys the store may hold (MAX_KEYS when absent). */
+  maxKeys?: number;
   /** GET /v1/events: the store's feed, the open streams and their timings. */
   events?: Omit<EventRouteDeps, "keys">;
   /** CORS for these browser origins (--cors-origin); none without. */
@@ -91,7 +94,7 @@ export function createApp(deps: AppDeps): H3 {
   if (deps.cors) app.use(createCors(deps.cors));
   app.use(observeGuard(createGuard({ ...deps, trustProxy, onRefused: refused }), deps));
 
-  registerRoutes(app, ROUTES, handlers(deps));
+  registerRoutes(app, ROUTES, negotiated(handlers(deps)));
   registerDocs(app);
   return app;
 }

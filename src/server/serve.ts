@@ -55,6 +55,8 @@ export interface ServeOptions {
   eventStreams?: Partial<EventStreamSettings>;
   /** Browser origins allowed to call the API (CORS); none by default. */
   corsOrigins?: string[];
+  /** The most API keys the store may hold; tests lower it. */
+  maxKeys?: number;
 }
 
 export interface ServeIO {
@@ -109,6 +111,7 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
       anonymousLimits: initial.anonymous,
       anonymousLimitsOf: () => limits.current.anonymous,
       environmentAdmin,
+      maxKeys: options.maxKeys,
       trustProxy: options.trustProxy ?? false,
       logger,
       now,

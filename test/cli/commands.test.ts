@@ -263,10 +263,12 @@ describe("pets add and keys", () => {
   });
 
   it("posts an enterprise key with its limits", async () => {
-    const created = { id: "key_1", key: "ps_new_secret_0123", prefix: "ps_new", plan: "enterprise", name: "big", limits: { perMinute: 5, perDay: 9 }, createdAt: "2030-01-01T00:00:00.000Z" };
+    // A secret of the documented form, `ps_` and 40 base62 characters: the fake's answers are checked against the document.
+    const secret = `ps_new${"0123456789".repeat(3)}abcdefg`;
+    const created = { id: "key_1", key: secret, prefix: secret.slice(0, 9), plan: "enterprise", name: "big", limits: { perMinute: 5, perDay: 9 }, createdAt: "2030-01-01T00:00:00.000Z" };
     const result = await run(["keys", "create", "--plan", "enterprise", "--name", "big", "--per-minute", "5", "--per-day", "9"], [{ status: 201, headers: { location: "/v1/keys/key_1" }, body: created }]);
     expect(result.requests[0]?.body).toEqual({ plan: "enterprise", name: "big", perMinute: 5, perDay: 9 });
-    expect(result.stdout).toBe("ps_new_secret_0123\n");
+    expect(result.stdout).toBe(`${secret}\n`);
   });
 
   it("lists keys, and tells a person when there are none", async () => {

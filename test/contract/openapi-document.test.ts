@@ -37,11 +37,14 @@ describe("the OpenAPI document", () => {
     expect(doc.openapi).toBe("3.1.0");
   });
 
-  it("lists production and staging with their hosts as server variables, each ending in /v1, and a local one", () => {
+  it("lists production and staging with their hosts as server variables, each ending in /v1, and the serving one, relative", () => {
     const [production, staging, local] = doc.servers;
     expect(production).toMatchObject({ url: "https://{host}/v1", variables: { host: { default: "api.petstore.example" } } });
     expect(staging).toMatchObject({ url: "https://{stagingHost}/v1", variables: { stagingHost: { default: "staging.api.petstore.example" } } });
-    expect(local.url).toBe("http://127.0.0.1:3000/v1");
+    // Relative: the server the document came from, over whatever scheme it was fetched (no http:// URL).
+    expect(local).toMatchObject({ url: "/v1", "x-internal": true });
+    expect(local.description).toContain("http://127.0.0.1:3000/v1");
+    expect([production["x-internal"], staging["x-internal"]]).toEqual([false, true]);
   });
 
   it("has the shared schemas as components, Error.code an enum of every code with its meaning", () => {
@@ -71,29 +74,31 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  it("applies the bearer scheme to every operation but getOpenApi", () => {
+  it("applies the bearer scheme to every operation but getOpenApi, the admin one to the admin operations", () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(doc.components.securitySchemes.adminBearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+    const admin = ["listKeys", "createKey", "revokeKey", "rotateKey", "takeBackup"];
     for (const { id, op } of operations) {
-      expect(op.security, id).toEqual(id === "getOpenApi" ? [] : [{ bearerAuth: [] }]);
+      expect(op.security, id).toEqual(id === "getOpenApi" ? [] : [{ [admin.includes(id) ? "adminBearerAuth" : "bearerAuth"]: [] }]);
     }
   });
 
   it.each([
-    ["listPets", "get /pets", [200, 304, 400, 401, 429, 500, 503]],
-    ["createPet", "post /pets", [201, 400, 401, 409, 413, 415, 422, 429, 500, 503]],
-    ["getPet", "get /pets/{petId}", [200, 304, 400, 401, 404, 429, 500, 503]],
-    ["updatePet", "patch /pets/{petId}", [200, 400, 401, 404, 409, 412, 413, 415, 429, 500, 503]],
-    ["deletePet", "delete /pets/{petId}", [204, 400, 401, 404, 409, 412, 429, 500, 503]],
-    ["listOrders", "get /store/orders", [200, 400, 401, 429, 500, 503]],
-    ["placeOrder", "post /store/orders", [201, 400, 401, 404, 409, 413, 415, 422, 429, 500, 503]],
-    ["getOrder", "get /store/orders/{orderId}", [200, 304, 400, 401, 404, 429, 500, 503]],
-    ["updateOrder", "patch /store/orders/{orderId}", [200, 400, 401, 404, 409, 412, 413, 415, 429, 500, 503]],
-    ["getInventory", "get /store/inventory", [200, 401, 429, 500, 503]],
-    ["createKey", "post /keys", [201, 400, 401, 403, 409, 413, 415, 422, 429, 500, 503]],
-    ["listKeys", "get /keys", [200, 401, 403, 429, 500, 503]],
-    ["revokeKey", "delete /keys/{id}", [204, 401, 403, 404, 429, 500, 503]],
-    ["getCurrentKey", "get /keys/current", [200, 401, 429, 500, 503]],
-    ["getOpenApi", "get /openapi.json", [200, 429, 500, 503]],
+    ["listPets", "get /pets", [200, 304, 400, 401, 406, 429, 500, 503]],
+    ["createPet", "post /pets", [201, 400, 401, 406, 409, 413, 415, 422, 429, 500, 503]],
+    ["getPet", "get /pets/{petId}", [200, 304, 400, 401, 404, 406, 429, 500, 503]],
+    ["updatePet", "patch /pets/{petId}", [200, 400, 401, 404, 406, 409, 412, 413, 415, 429, 500, 503]],
+    ["deletePet", "delete /pets/{petId}", [204, 400, 401, 404, 406, 409, 412, 429, 500, 503]],
+    ["listOrders", "get /store/orders", [200, 400, 401, 406, 429, 500, 503]],
+    ["placeOrder", "post /store/orders", [201, 400, 401, 404, 406, 409, 413, 415, 422, 429, 500, 503]],
+    ["getOrder", "get /store/orders/{orderId}", [200, 304, 400, 401, 404, 406, 429, 500, 503]],
+    ["updateOrder", "patch /store/orders/{orderId}", [200, 400, 401, 404, 406, 409, 412, 413, 415, 429, 500, 503]],
+    ["getInventory", "get /store/inventory", [200, 401, 406, 429, 500, 503]],
+    ["createKey", "post /keys", [201, 400, 401, 403, 406, 409, 413, 415, 422, 429, 500, 503, 507]],
+    ["listKeys", "get /keys", [200, 401, 403, 406, 429, 500, 503]],
+    ["revokeKey", "delete /keys/{id}", [204, 401, 403, 404, 406, 429, 500, 503]],
+    ["getCurrentKey", "get /keys/current", [200, 401, 406, 429, 500, 503]],
+    ["getOpenApi", "get /openapi.json", [200, 406, 429, 500, 503]],
   ])("%s (%s) declares exactly %j", (id, route, statuses) => {
     const found = operations.find((candidate) => candidate.id === id)!;
     expect(`${found.method} ${found.path}`).toBe(route);

@@ -22,7 +22,8 @@ import {
 
 /** Headers HTTP itself sets; the document does not describe them. */
 const PROBE_HEADERS = new Set(["x-request-id", "x-content-type-options", "cache-control"]);
-const TRANSPORT_HEADERS = new Set(["content-type", "content-length", "date", "connection", "keep-alive", "transfer-encoding"]);
+// Content-Encoding and Vary too: compression is HTTP's negotiation, the same JSON underneath (README: Compression).
+const TRANSPORT_HEADERS = new Set(["content-type", "content-length", "date", "connection", "keep-alive", "transfer-encoding", "content-encoding", "vary"]);
 /** CORS (serve --cors-origin) belongs to a deployment, not to the contract: Access-Control-* and Vary. */
 const isCorsHeader = (name: string) => name.startsWith("access-control-") || name === "vary";
 const DOCUMENT_ID = "https://petstore.test/openapi.json";

@@ -1,4 +1,7 @@
 import { hash } from "node:crypto";
+import { CONDITION_MAX_LENGTH } from "../../contract/limits.js";
+import { invalidParameter } from "../errors.js";
+import { uncodedEtag } from "./compression.js";
 import type { StoredOrder } from "../../store/order-store.js";
 import type { StoredPet } from "../../store/pet-store.js";
 
@@ -40,8 +43,9 @@ export function entityTags(header: string): "*" | string[] {
 /** If-None-Match uses the weak comparison: `W/"x"` matches `"x"`. */
 export function noneMatchHits(header: string | null, etag: string): boolean {
   if (header === null) return false;
+  checkLength("If-None-Match", header);
   const tags = entityTags(header);
-  return tags === "*" || tags.some((tag) => tag.replace(/^W\//, "") === etag);
+  return tags === "*" || tags.some((tag) => uncodedEtag(tag.replace(/^W\//, "")) === etag);
 }
 
 /**
@@ -50,12 +54,19 @@ export function noneMatchHits(header: string | null, etag: string): boolean {
  */
 export function ifMatchRevisions(header: string | null, id: number, kind: "pet" | "order" = "pet"): number[] | undefined {
   if (header === null) return undefined;
+  checkLength("If-Match", header);
   const tags = entityTags(header);
   if (tags === "*") return undefined;
   const revisions: number[] = [];
   for (const tag of tags) {
-    const match = /^"(pet|order)-(\d+)-(\d+)"$/.exec(tag);
+    // The tag of a compressed answer names the same revision (compression.ts).
+    const match = /^"(pet|order)-(\d+)-(\d+)"$/.exec(uncodedEtag(tag));
     if (match && match[1] === kind && Number(match[2]) === id) revisions.push(Number(match[3]));
   }
   return revisions;
+}
+
+/** The document bounds both headers (CONDITION_MAX_LENGTH); a longer one is a 400, not a long scan. */
+function checkLength(name: string, header: string): void {
+  if (header.length > CONDITION_MAX_LENGTH) throw invalidParameter(name, `must be at most ${CONDITION_MAX_LENGTH} characters`);
 }

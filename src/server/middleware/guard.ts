@@ -10,6 +10,7 @@ import { rateLimitHeaders, type HeaderList } from "../../limits/headers.js";
 import type { KeyRecord, KeyStore } from "../../store/key-store.js";
 import { bearerToken } from "../internal/bearer.js";
 import { NotModified } from "../internal/not-modified.js";
+import { encodeAnswer, notModifiedHeaders } from "../internal/compression.js";
 import { hashApiKey } from "../keys/secrets.js";
 import { keyRefusal } from "../keys/key-validity.js";
 import { keyOfTicket } from "../events/event-tickets.js";
@@ -189,13 +190,16 @@ function withoutBody(event: H3Event, headers: HeaderList): Response {
 
 /** A 304: its ETag and the guard's headers, without reading h3's response headers at all. */
 function notModified(event: H3Event, result: NotModified, headers: HeaderList): Response {
-  headers.push(["etag", result.etag]);
+  const { headers: request } = event.req;
+  headers.push(...notModifiedHeaders(request.get("accept-encoding"), request.get("if-none-match"), result.etag));
   return new FastResponse(null, { status: 304, statusText: STATUS_CODES[304], headers });
 }
 
 function fastResponse(event: H3Event, status: number, body: string, headers: HeaderList): Response {
+  // Compressed (gzip, br) when accepted and worth it; HEAD gets the same headers, without the body.
+  const encoded = encodeAnswer(event.req.headers.get("accept-encoding"), status, body, headers);
   const init = { status, statusText: STATUS_CODES[status], headers };
-  return new FastResponse(event.req.method === "HEAD" ? null : body, init);
+  return new FastResponse(event.req.method === "HEAD" ? null : encoded, init);
 }
 
 function isJsonValue(result: unknown): result is object {

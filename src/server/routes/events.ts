@@ -1,6 +1,7 @@
 // GET /v1/events: the changes of the store as Server-Sent Events (see src/contract/events.ts).
 import type { H3Event } from "h3";
 import { isEventType, type EventType } from "../../contract/events.js";
+import { EVENT_TYPES_MAX_LENGTH } from "../../contract/limits.js";
 import { queryParameters } from "../../contract/routes.js";
 import type { EventFeed } from "../../store/event-feed.js";
 import type { KeyStore } from "../../store/key-store.js";
@@ -50,6 +51,7 @@ export function streamEvents(event: H3Event, deps: EventRouteDeps): Response {
 
 function parseTypes(raw: string | undefined): ReadonlySet<EventType> | undefined {
   if (raw === undefined) return undefined;
+  if (raw.length > EVENT_TYPES_MAX_LENGTH) throw invalidParameter("types", `must be at most ${EVENT_TYPES_MAX_LENGTH} characters`);
   const names = raw.split(",").map((name) => name.trim());
   const unknown = names.find((name) => !isEventType(name));
   if (unknown !== undefined) throw invalidParameter("types", `names an unknown event type "${safeEcho(unknown)}"`);

@@ -6,7 +6,8 @@ import type { CreatedKey, KeyLimits, KeyView } from "../../contract/schemas.js";
 import pkg from "../../../package.json" with { type: "json" };
 import type { RateLimiter, WindowState } from "../../limits/rate-limiter.js";
 import type { KeyRecord, KeyStore } from "../../store/key-store.js";
-import { invalidBody, notFound } from "../errors.js";
+import { MAX_KEYS } from "../../contract/limits.js";
+import { ApiHttpError, invalidBody, notFound } from "../errors.js";
 import type { IdempotentCreates } from "../idempotency/idempotent-creates.js";
 import { readJsonBody } from "../internal/json-body.js";
 import { issueKey } from "../keys/issue-key.js";
@@ -18,6 +19,8 @@ export interface KeyRoutesDeps {
   creates: IdempotentCreates;
   limitsOf: (key: KeyRecord) => KeyLimits;
   now: () => number;
+  /** The most keys the store may hold (MAX_KEYS); tests lower it. */
+  maxKeys?: number;
 }
 
 // Admin only: the guard refuses other keys with 403, as the route table says.
@@ -37,13 +40,24 @@ export async function createKey(event: H3Event, deps: KeyRoutesDeps): Promise<Cr
   return deps.creates.run<KeyRecord, CreatedKey>(
     event,
     body,
-    (options) => deps.keys.create(record, options),
+    async (options) => {
+      await checkRoom(deps);
+      return deps.keys.create(record, options);
+    },
     (created) => ({
       status: 201,
       headers: { location: `${API_PREFIX}/keys/${created.id}` },
       body: { id: created.id, key: secret, prefix: created.prefix, plan, name: created.name, limits: deps.limitsOf(created), createdAt: created.createdAt, ...expiryOf(created) },
     }),
   );
+}
+
+/** listKeys answers every key at once, so their number is bounded (the document's maxItems). */
+async function checkRoom(deps: KeyRoutesDeps): Promise<void> {
+  const max = deps.maxKeys ?? MAX_KEYS;
+  if ((await deps.keys.list()).length >= max) {
+    throw new ApiHttpError("too_many_keys", `the store already holds ${max} keys, revoked ones included: remove revoked keys from the db first`);
+  }
 }
 
 /** GET /v1/keys: every key, without secrets or hashes. */

@@ -1,0 +1,113 @@
+// Judges nobody here wrote: Spectral (spectral:oas and the OWASP API Security ruleset) and
+// Redocly CLI (recommended) lint the document as GET /v1/openapi.json serves it, run as the real
+// CLIs with the project's own configs (.spectral.yaml, redocly.yaml). No error; every warning is
+// one the README lists under "Third-party lint", so a new one fails here until it is fixed or listed.
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../helpers/test-server.js";
+
+const exec = promisify(execFile);
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const bin = (name: string) => join(ROOT, "node_modules/.bin", name);
+// No telemetry, no update check: the test runs offline and says nothing to anyone.
+const ENV = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" };
+
+/** The warnings the README explains, as `rule at JSON path`. */
+const LISTED_SPECTRAL_WARNINGS = [
+  ...["/pets.get.parameters.4", "/pets/{petId}.get.parameters.1", "/pets/{petId}.patch.parameters.1", "/pets/{petId}.delete.parameters.1"]
+    .concat(["/store/orders/{orderId}.get.parameters.1", "/store/orders/{orderId}.patch.parameters.1"])
+    .map((at) => `owasp:api4:2023-string-restricted at paths.${at}.schema`),
+  ...["Pet", "NewPet", "PetPatch", "NewKey"].map((schema) => `owasp:api4:2023-string-restricted at components.schemas.${schema}.properties.name`),
+  "owasp:api4:2023-string-restricted at components.schemas.KeyView.properties.name.anyOf.0",
+  "owasp:api4:2023-string-restricted at components.schemas.CreatedKey.properties.name.anyOf.0",
+  "owasp:api4:2023-string-restricted at components.schemas.Error.properties.message",
+  "owasp:api4:2023-string-restricted at components.schemas.KeyView.properties.prefix",
+  "owasp:api4:2023-string-restricted at components.schemas.CreatedKey.properties.prefix",
+  ...["/store/inventory.get", "/keys.get", "/keys/{id}.delete", "/admin/backup.post", "/keys/current.get", "/openapi.json.get"].map(
+    (at) => `owasp:api8:2023-define-error-validation at paths.${at}.responses`,
+  ),
+  "owasp:api2:2023-read-restricted at paths./openapi.json.get.security",
+  "owasp:api8:2023-define-error-responses-401 at paths./openapi.json.get.responses",
+  "owasp:api8:2023-define-error-responses-401 at paths./openapi.json.get.responses",
+  "oas3-unused-component at components.responses.MethodNotAllowed",
+].sort();
+
+interface SpectralProblem {
+  code: string;
+  severity: number;
+  path: string[];
+  message: string;
+  source: string;
+}
+interface RedoclyReport {
+  totals: { errors: number; warnings: number };
+  problems: Array<{ ruleId: string; location: Array<{ pointer: string }> }>;
+}
+
+let dir: string;
+let spectral: { served: SpectralProblem[]; broken: SpectralProblem[]; exitCode: number };
+let redocly: RedoclyReport;
+// Both CLIs once, side by side (a few seconds each): the served document, and a copy whose
+// listPets 200 lost its RateLimit field, to prove the project's own rate-limit rule bites.
+beforeAll(async () => {
+  const server: TestServer = await startTestServer();
+  dir = await mkdtemp(join(tmpdir(), "petstore-lint-"));
+  const served = join(dir, "openapi.json");
+  const broken = join(dir, "broken.json");
+  try {
+    const text = await (await server.api("/openapi.json", { key: null })).text();
+    const document = JSON.parse(text);
+    delete document.paths["/pets"].get.responses["200"].headers.RateLimit;
+    await Promise.all([writeFile(served, text), writeFile(broken, JSON.stringify(document))]);
+  } finally {
+    await server.close();
+  }
+  const spectralArgs = ["lint", served, broken, "--ruleset", join(ROOT, ".spectral.yaml"), "--format", "json"];
+  const [spectralRun, redoclyRun] = await Promise.all([
+    exec(bin("spectral"), spectralArgs, { cwd: ROOT, env: ENV, maxBuffer: 1 << 24 }).then(
+      ({ stdout }) => ({ stdout, code: 0 }),
+      (error: { stdout: string; code: number }) => ({ stdout: error.stdout, code: error.code }),
+    ),
+    exec(bin("redocly"), ["lint", served, "--format", "json"], { cwd: ROOT, env: ENV, maxBuffer: 1 << 24 }),
+  ]);
+  const problems = JSON.parse(spectralRun.stdout) as SpectralProblem[];
+  spectral = {
+    served: problems.filter((problem) => problem.source === served),
+    broken: problems.filter((problem) => problem.source === broken),
+    exitCode: spectralRun.code,
+  };
+  redocly = JSON.parse(redoclyRun.stdout) as RedoclyReport;
+}, 60_000);
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const describeProblem = (problem: SpectralProblem) => `${problem.code} at ${problem.path.join(".")}`;
+
+describe("the served document, judged by third-party linters", () => {
+  it("Spectral (spectral:oas + OWASP): no error, and only the warnings the README lists", () => {
+    // Severity 0 is an error: listed with its message so a failure names each.
+    const errors = spectral.served.filter((problem) => problem.severity === 0);
+    expect(errors.map((problem) => `${describeProblem(problem)}: ${problem.message}`)).toEqual([]);
+    expect(spectral.served.filter((problem) => problem.severity === 1).map(describeProblem).sort()).toEqual(LISTED_SPECTRAL_WARNINGS);
+  });
+
+  it("Redocly CLI (recommended): valid, no error, one listed warning", () => {
+    const problems = redocly.problems.map((problem) => `${problem.ruleId} at ${problem.location[0]?.pointer}`);
+    expect(problems).toEqual(["no-unused-components at #/components/responses/MethodNotAllowed"]);
+    expect(redocly.totals).toMatchObject({ errors: 0, warnings: 1 });
+  });
+
+  it("the project's own rate-limit rule fails a response without the RateLimit field, and Spectral exits 1", () => {
+    const errors = spectral.broken.filter((problem) => problem.severity === 0);
+    expect(errors.map((problem) => [problem.code, problem.path.join(".")])).toEqual([
+      ["petstore-rate-limit-headers", "paths./pets.get.responses.200.headers"],
+    ]);
+    expect(spectral.exitCode).toBe(1);
+  });
+});
