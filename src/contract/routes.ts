@@ -437,7 +437,8 @@ export const ROUTES = [
       summary: "A short-lived ticket to open the event stream from a browser",
       description:
         `A browser's EventSource cannot send Authorization: open \`GET /events?ticket=<ticket>\` instead. The ticket opens event streams ` +
-        `of this key only, for ${EVENT_TICKET_TTL_SECONDS} s (a stream opened in time stays open); it stops working with the key (revoked, expired, rotated). No body.`,
+        `of this key only, for ${EVENT_TICKET_TTL_SECONDS} s (a stream opened in time stays open); it stops working with the key (revoked, expired, rotated). No body: one sent is a 400.`,
+      errors: ["InvalidBody"],
       success: {
         status: 200,
         description: "The ticket.",
@@ -445,7 +446,7 @@ export const ROUTES = [
           type: "object",
           properties: {
             ticket: { type: "string", maxLength: 120, pattern: EVENT_TICKET_PATTERN },
-            expiresAt: { type: "string", format: "date-time", description: "When it stops opening streams." },
+            expiresAt: { type: "string", format: "date-time", maxLength: 40, description: "When it stops opening streams." },
           },
           required: ["ticket", "expiresAt"],
           additionalProperties: false,
@@ -618,6 +619,8 @@ export interface PathRoutes {
   /** For a 405 too: set when every operation on the path is deprecated, RFC 9745 deprecating the resource. */
   deprecated?: Deprecation;
   unlimited: boolean;
+  /** Static files (the /docs page) that set their own Cache-Control: the guard leaves it to them. */
+  ownCaching?: boolean;
 }
 
 /** The routes grouped by path, in table order. */

@@ -138,7 +138,14 @@ function handlers(deps: AppDeps): Handlers<OperationId> {
     getCurrentKey: (event) => getCurrentKey(event, keyRoutes),
     takeBackup: () => takeBackup(deps.snapshot),
     getOpenApi,
-    createEventTicket: (event) => issueEventTicket(event.context.principal!, now()),
+    createEventTicket: (event) => {
+      // The operation takes no body: one sent means the caller meant another call.
+      const length = event.req.headers.get("content-length");
+      if ((length !== null && length !== "0") || event.req.headers.has("transfer-encoding")) {
+        throw new ApiHttpError("invalid_body", "POST /v1/events/tickets takes no body");
+      }
+      return issueEventTicket(event.context.principal!, now());
+    },
     streamEvents: (event) => {
       // An app built without a feed (a unit test of other routes) has no stream to give.
       if (!deps.events) throw new ApiHttpError("not_found", "this server does not serve events");

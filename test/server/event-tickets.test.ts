@@ -1,5 +1,6 @@
 // Tickets for a browser's EventSource: POST /events/tickets with the key, then GET /events?ticket=
 // without Authorization. Only for the stream, only for a minute, only while the key is usable.
+import { expectError } from "../helpers/assertions.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EVENT_TICKET_PATTERN } from "../../src/contract/events.js";
 import { redactSecrets } from "../../src/server/keys/secrets.js";
@@ -72,6 +73,11 @@ describe("event-stream tickets", () => {
     expect(stream.response.status).toBe(200);
     stream.close();
     expect((await server.api("/events/tickets", { method: "POST", key: null })).status).toBe(401);
+  });
+
+  it("a body sent with it is a 400 invalid_body, and no ticket", async () => {
+    const response = await server.api("/events/tickets", { method: "POST", json: { types: ["pet.created"] } });
+    expect(await expectError(response, 400, "invalid_body")).toBe("POST /v1/events/tickets takes no body");
   });
 
   it("log lines mask tickets as they mask keys", () => {

@@ -22,7 +22,7 @@ const ALLOW = ["GET", "HEAD"];
 /** Registers /docs, its files under /docs/, and /favicon.ico (which Chromium always asks for). */
 export function registerDocs(app: H3): void {
   // The guard lets routes marked unlimited through without a key or a count (see guard.ts).
-  const meta = (routerPath: string) => ({ meta: { routerPath, unlimited: true } });
+  const meta = (routerPath: string) => ({ meta: { routerPath, unlimited: true, ownCaching: true } });
   app.all(DOCS_PATH, (event) => serveFile(event, ""), meta(DOCS_PATH));
   app.all(`${DOCS_PATH}/:file`, (event) => serveFile(event, event.context.params?.file ?? ""), meta(`${DOCS_PATH}/:file`));
   app.all("/favicon.ico", (event) => serveFile(event, "favicon-32x32.png"), meta("/favicon.ico"));

@@ -50,9 +50,10 @@ export function createGuard(deps: GuardDeps): Middleware {
     const routes = event.context.matchedRoute?.meta as PathRoutes | undefined;
     if (routes?.unlimited) {
       event.res.headers.set(REQUEST_ID_HEADER, requestIdOf(event));
-      // Probes and /metrics: never from a cache (a stale "ready" misleads a load balancer).
+      // Probes and /metrics: never from a cache (a stale "ready" misleads a load balancer). The
+      // /docs files are public and the same for everyone: they say how long they keep.
       event.res.headers.set(...NOSNIFF);
-      event.res.headers.set(...NO_STORE);
+      if (!routes.ownCaching) event.res.headers.set(...NO_STORE);
       return withReasonPhrase(event, await next());
     }
     const operation = routes?.operations[(event.req.method === "HEAD" ? "GET" : event.req.method) as Method];
