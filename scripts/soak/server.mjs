@@ -2,8 +2,8 @@
 // JSON log read line by line, and samples of its memory, descriptors and event-loop delay.
 import { spawn } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { createInterface } from "node:readline";
+import { freePort } from "../bench/lib/processes.mjs";
 
 export const ADMIN_KEY = "ps_soak_admin_key_0123456789abcdefghijklmn";
 
@@ -85,13 +85,3 @@ export async function scrapeMetrics(metricsUrl) {
   return { p99: read("nodejs_eventloop_lag_p99_seconds"), heapUsed: read("nodejs_heap_size_used_bytes") };
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}

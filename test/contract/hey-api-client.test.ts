@@ -3,50 +3,35 @@
 // them with a typed program (test/fixtures/hey-api-client/), and the compiled program runs against
 // a live server, its requests checked against the document like every other test's.
 import { execFile } from "node:child_process";
-import { copyFile, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkResponse } from "../helpers/conformance.js";
+import { checkedFetch, compileProgram, programDir, ROOT, STRICT_COMPILER_OPTIONS } from "../helpers/generated-program.js";
 import { startTestServer, testClock, type TestServer } from "../helpers/test-server.js";
 
 const exec = promisify(execFile);
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const PROGRAM = join(ROOT, "test/fixtures/hey-api-client/client.ts");
-const TSC = join(ROOT, "node_modules/typescript/lib/tsc.js");
 const OPENAPI_TS = join(ROOT, "node_modules/.bin/openapi-ts");
 
 // As strict as the openapi-typescript program's, less exactOptionalPropertyTypes: the generated
 // fetch client itself does not compile under it (hey-api 0.95's own code, not our document).
 const TSCONFIG = {
-  compilerOptions: {
-    target: "ES2022",
-    lib: ["ES2023", "DOM"],
-    module: "NodeNext",
-    moduleResolution: "NodeNext",
-    types: ["node"],
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    skipLibCheck: true,
-    outDir: "out",
-  },
+  compilerOptions: { ...STRICT_COMPILER_OPTIONS, exactOptionalPropertyTypes: false },
   include: ["client.ts", "generated/**/*.ts"],
 };
 
 let server: TestServer;
 let dir: string;
+let removeDir: () => Promise<void>;
 beforeAll(async () => {
   // A clock that stands still: the 429 cannot miss because a minute turned between two requests.
   server = await startTestServer({ now: testClock().now });
-  dir = await mkdtemp(join(tmpdir(), "petstore-hey-api-client-"));
-  // @types/node for tsc, as an integrator's project would have it.
-  await symlink(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+  ({ dir, remove: removeDir } = await programDir("petstore-hey-api-client-"));
 });
 afterAll(async () => {
   await server.close();
-  await rm(dir, { recursive: true, force: true });
+  await removeDir();
 });
 
 describe("a @hey-api/openapi-ts client generated from GET /v1/openapi.json", () => {
@@ -55,14 +40,10 @@ describe("a @hey-api/openapi-ts client generated from GET /v1/openapi.json", () 
     await writeFile(join(dir, "openapi.json"), await served.text());
     const generate = ["-i", join(dir, "openapi.json"), "-o", join(dir, "generated"), "-c", "@hey-api/client-fetch", "--silent", "--no-log-file"];
     await exec(OPENAPI_TS, generate, { cwd: dir });
-    await writeFile(join(dir, "tsconfig.json"), JSON.stringify(TSCONFIG));
-    await writeFile(join(dir, "package.json"), JSON.stringify({ type: "module" }));
-    await copyFile(PROGRAM, join(dir, "client.ts"));
+    const compiled = await compileProgram(dir, TSCONFIG, PROGRAM);
+    expect(compiled.tscOutput).toBe("");
 
-    const compiled = await exec(process.execPath, [TSC, "-p", dir]).catch((error: { stdout: string }) => error);
-    expect(compiled.stdout).toBe("");
-
-    const client = await import(pathToFileURL(join(dir, "out/client.js")).href);
+    const client = await compiled.load();
     const seen = await client.run(server.baseUrl, server.adminKey, checkedFetch);
     const pet = { id: seen.create.pet.id, name: "Generated", categoryId: 8, status: "pending" };
     expect(seen.create).toEqual({ status: 201, pet, location: `/v1/pets/${pet.id}` });
@@ -75,10 +56,3 @@ describe("a @hey-api/openapi-ts client generated from GET /v1/openapi.json", () 
     expect(seen.rateLimited).toEqual({ statuses: [200, 429], code: "rate_limited", retryAfter: expect.stringMatching(/^\d+$/) });
   }, 60_000);
 });
-
-/** The client's own requests are held to the document too. */
-async function checkedFetch(request: Request): Promise<Response> {
-  const response = await fetch(request);
-  await checkResponse(request.method, request.url, response.clone());
-  return response;
-}

@@ -12,9 +12,13 @@ import type { HeaderList } from "../../limits/headers.js";
 export const NOSNIFF: readonly [string, string] = ["x-content-type-options", "nosniff"];
 export const NO_STORE: readonly [string, string] = ["cache-control", "no-store"];
 
+// Built once: the guard adds them to every answer, and nothing mutates a pair once listed.
+const SHAREABLE: HeaderList = [[...NOSNIFF]];
+const PRIVATE: HeaderList = [[...NOSNIFF], [...NO_STORE]];
+
 /** The pairs for one answer; `shareable` only for a public operation asked for without a key. */
 export function securityHeaders(shareable: boolean): HeaderList {
-  return shareable ? [[...NOSNIFF]] : [[...NOSNIFF], [...NO_STORE]];
+  return shareable ? SHAREABLE : PRIVATE;
 }
 
 /** Adds them to headers being built (an error answer): nosniff always, no-store unless a Cache-Control is already set. */
