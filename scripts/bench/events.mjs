@@ -11,7 +11,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Pool } from "undici";
 import { load } from "./lib/load.mjs";
-import { killAll, memoryOf, startProcess } from "./lib/processes.mjs";
+import { withPetstoreServer } from "./lib/petstore-server.mjs";
+import { killAll, memoryOf } from "./lib/processes.mjs";
 import { formatTable, row } from "./lib/report.mjs";
 import { SECRETS, UNLIMITED, writePetstoreDb } from "./lib/seed.mjs";
 
@@ -139,16 +140,8 @@ async function createsAtRate(origin, subscribers, rate, seconds) {
   return { created: createdAt.size, p99: latencies[Math.floor(latencies.length * 0.99)] ?? NaN, missing };
 }
 
-async function withServer(ctx, db, work) {
-  const server = await startProcess("petstore serve (events)", process.execPath, [join(ctx.root, "bin/petstore.js"), "serve", "--port", "0", "--db", db, "--quiet"], {
-    env: { PETSTORE_ADMIN_KEY: "", PETSTORE_SERVE_CONFIG: "" },
-    ready: (output) => /listening on (http:\/\/\S+)\/v1/.exec(output)?.[1],
-  });
-  try {
-    return await work({ pid: server.pid, origin: server.ready });
-  } finally {
-    await server.stop();
-  }
+function withServer(ctx, db, work) {
+  return withPetstoreServer({ root: ctx.root, db, name: "petstore serve (events)" }, work);
 }
 
 // Run alone: the scenario only, with the numbers given (the whole bench runs it from scenarios.mjs).

@@ -3,9 +3,9 @@
 // the same run: a ratio, where an absolute "p99 < 5 ms" failed on a busy machine while nothing
 // was wrong.
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
 import { load } from "./lib/load.mjs";
-import { memoryOf, startProcess } from "./lib/processes.mjs";
+import { startPetstore } from "./lib/petstore-server.mjs";
+import { memoryOf } from "./lib/processes.mjs";
 import { row } from "./lib/report.mjs";
 import { SECRETS, writePetstoreDb } from "./lib/seed.mjs";
 
@@ -21,13 +21,13 @@ export async function millionRows({ root, work, plan, log, runs }, config) {
   const file = join(work, "petstore-1m.json");
   log(`seeding ${plan.millionPets.toLocaleString("en")} pets`);
   await writePetstoreDb(file, plan.millionPets);
-  const serve = (db) => startServer(root, db, config);
+  const serve = (db) => startPetstore({ root, db, config, timeoutMs: 300_000 });
 
   // The seed is written in format version 1: the first start upgrades it, untimed.
   await (await serve(file)).stop();
 
   const clean = await serve(file);
-  log(`started over ${plan.millionPets} pets (snapshot only) in ${clean.ms.toFixed(0)} ms`);
+  log(`started over ${plan.millionPets} pets (snapshot only) in ${clean.startMs.toFixed(0)} ms`);
   const creates = await load({
     url: clean.origin + "/v1/pets",
     method: "POST",
@@ -41,7 +41,7 @@ export async function millionRows({ root, work, plan, log, runs }, config) {
   log(`${creates.total} creates journaled, then killed`);
 
   const replayed = await serve(file);
-  log(`started over the snapshot plus ${creates.total} journaled creates in ${replayed.ms.toFixed(0)} ms`);
+  log(`started over the snapshot plus ${creates.total} journaled creates in ${replayed.startMs.toFixed(0)} ms`);
   try {
     const small = await serve(join(work, "petstore-1k.json"));
     let p99k;
@@ -52,15 +52,15 @@ export async function millionRows({ root, work, plan, log, runs }, config) {
     }
     const p99m = await soldP99(replayed, plan);
     const memory = memoryOf(replayed.pid);
-    runs["scenario 3: 1M pets"] = { startCleanMs: clean.ms, startReplayMs: replayed.ms, journaled: creates.total, sold1k: p99k, sold1m: p99m, memory };
+    runs["scenario 3: 1M pets"] = { startCleanMs: clean.startMs, startReplayMs: replayed.startMs, journaled: creates.total, sold1k: p99k, sold1m: p99m, memory };
     const size = `${plan.millionPets / 1_000_000}M`;
     log(`status=sold p99: ${p99m.p99} ms at ${size}, ${p99k.p99} ms at 1k; RSS ${memory.rssMb.toFixed(0)} MB`);
     return [
       row({ id: "3", scenario: `GET ?status=sold&limit=100 at ${size} pets, p99, ${LATENCY_CONNECTIONS} conn`, figure: p99m.p99, unit: "ms",
         baseline: p99k.p99, baselineName: "the same at 1k", goal: ["<=", 1.5], problem: p99m.problem ?? p99k.problem }),
       row({ id: "3", scenario: `  server RSS with ${size} pets`, figure: memory.rssMb, unit: "MB", goal: ["<", 1024], absolute: true }),
-      row({ id: "3", scenario: `  start-up with ${size} pets: snapshot only`, figure: clean.ms, unit: "ms" }),
-      row({ id: "3", scenario: `  start-up: snapshot + journal of ${creates.total} creates`, figure: replayed.ms, unit: "ms" }),
+      row({ id: "3", scenario: `  start-up with ${size} pets: snapshot only`, figure: clean.startMs, unit: "ms" }),
+      row({ id: "3", scenario: `  start-up: snapshot + journal of ${creates.total} creates`, figure: replayed.startMs, unit: "ms" }),
     ];
   } finally {
     await replayed.stop();
@@ -71,26 +71,4 @@ async function soldP99(server, plan) {
   const target = { url: server.origin + SOLD, headers: bearer, expect: 200, connections: LATENCY_CONNECTIONS };
   await load({ ...target, seconds: plan.warmupSeconds });
   return load({ ...target, seconds: plan.seconds, pid: server.pid });
-}
-
-/** A petstore serve over `db`, with the time from spawn to its listening line. */
-async function startServer(root, db, config) {
-  const started = performance.now();
-  const server = await startProcess(
-    "petstore serve",
-    process.execPath,
-    [join(root, "bin/petstore.js"), "serve", "--port", "0", "--db", db, "--quiet", "--config", config],
-    {
-      env: { PETSTORE_ADMIN_KEY: "", PETSTORE_SERVE_CONFIG: "" },
-      ready: (output) => /listening on (http:\/\/\S+)\/v1/.exec(output)?.[1],
-      timeoutMs: 300_000,
-    },
-  );
-  const ms = performance.now() - started;
-  return {
-    ...server,
-    ms,
-    origin: server.ready,
-    kill: () => process.kill(-server.pid, "SIGKILL"),
-  };
 }

@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { load } from "./lib/load.mjs";
+import { withPetstoreServer } from "./lib/petstore-server.mjs";
 import { freePort, memoryOf, startProcess } from "./lib/processes.mjs";
 import { row } from "./lib/report.mjs";
 import { clientRssRows, clientStreamRss } from "./client-stream-rss.mjs";
@@ -249,23 +250,9 @@ async function patchRun(ctx, server) {
   return result;
 }
 
-async function withPetstore(ctx, db, work) {
+function withPetstore(ctx, db, work) {
   ctx.log(`starting petstore serve over ${db}`);
-  const server = await startProcess(
-    "petstore serve",
-    process.execPath,
-    [join(ctx.root, "bin/petstore.js"), "serve", "--port", "0", "--db", join(ctx.work, db), "--quiet",
-      "--config", join(ctx.work, SERVE_CONFIG)],
-    {
-      env: { PETSTORE_ADMIN_KEY: "", PETSTORE_SERVE_CONFIG: "" },
-      ready: (output) => /listening on (http:\/\/\S+)\/v1/.exec(output)?.[1],
-    },
-  );
-  try {
-    return await work({ pid: server.pid, origin: server.ready });
-  } finally {
-    await server.stop();
-  }
+  return withPetstoreServer({ root: ctx.root, db: join(ctx.work, db), config: join(ctx.work, SERVE_CONFIG) }, work);
 }
 
 async function withJsonServer(ctx, db, work) {
