@@ -27,7 +27,8 @@ import { registerRoutes, type Handlers } from "./routes/register.js";
 import { getOpenApi } from "./routes/openapi.js";
 import { getInventory, getOrder, listOrders, placeOrder, updateOrder } from "./routes/orders.js";
 import { streamEvents, type EventRouteDeps } from "./routes/events.js";
-import { createPet, deletePet, getPet, listPets, updatePet } from "./routes/pets.js";
+import { createPet, deletePet, getPet, listPets, updatePet, type PetPageAnswer } from "./routes/pets.js";
+import { PageCache } from "./internal/page-cache.js";
 import { registerDocs } from "./docs/docs-routes.js";
 import { createCors, type CorsOptions } from "./cors.js";
 import { issueEventTicket } from "./events/event-tickets.js";
@@ -104,11 +105,12 @@ function handlers(deps: AppDeps): Handlers<OperationId> {
   const { pets, orders, now } = deps;
   const creates = new IdempotentCreates(deps);
   const keyRoutes = { ...deps, creates };
+  const petPages = new PageCache<PetPageAnswer>();
   return {
     health: () => ({ status: "ok" }),
     ready: () => ready(deps),
     metrics: (event) => serveMetrics(event, deps.metricsRoute),
-    listPets: (event) => listPets(event, pets),
+    listPets: (event) => listPets(event, pets, petPages),
     createPet: (event) => createPet(event, pets, creates),
     getPet: (event) => getPet(event, pets),
     updatePet: (event) => updatePet(event, pets),

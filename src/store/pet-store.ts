@@ -63,6 +63,12 @@ export interface PetStore {
   delete(id: number, options?: ChangeOptions): Promise<DeleteOutcome>;
   /** How many pets have each status, for /metrics: from the indexes, or one count query; never a listing. */
   countByStatus?(): Promise<Record<PetStatus, number>>;
+  /**
+   * A number that moves whenever a committed pet changes, on an engine where this process sees
+   * every change (the file): a listing may be kept until it moves. Absent where other processes
+   * write too (PostgreSQL), so every listing there is read afresh.
+   */
+  listingVersion?(): number;
 }
 
 /** True when `patch` would change some field of `pet`. */

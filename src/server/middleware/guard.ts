@@ -9,6 +9,7 @@ import type { Decision, RateLimiter } from "../../limits/rate-limiter.js";
 import { rateLimitHeaders, type HeaderList } from "../../limits/headers.js";
 import type { KeyRecord, KeyStore } from "../../store/key-store.js";
 import { bearerToken } from "../internal/bearer.js";
+import { JsonText } from "../internal/json-text.js";
 import { NotModified } from "../internal/not-modified.js";
 import { encodeAnswer, notModifiedHeaders } from "../internal/compression.js";
 import { hashApiKey } from "../keys/secrets.js";
@@ -33,6 +34,8 @@ export interface GuardDeps {
   /** Told of each 429, with its reason (metrics). */
   onRefused?: (reason: string) => void;
 }
+
+const JSON_CONTENT_TYPE: [string, string] = ["content-type", "application/json;charset=UTF-8"];
 
 /**
  * Auth and rate limits in one middleware (each extra middleware costs ~20% at this server's
@@ -87,6 +90,7 @@ export function createGuard(deps: GuardDeps): Middleware {
       setHeaders(event, headers);
       throw error;
     }
+    if (result instanceof JsonText) return jsonTextResponse(event, result, headers);
     if (isJsonValue(result)) return jsonResponse(event, result, headers);
     if (result instanceof NotModified) return notModified(event, result, headers);
     if (result === null && event.res.status === 204) return withoutBody(event, headers);
@@ -165,8 +169,18 @@ function refuse(event: H3Event, refusal: Refusal, headers: HeaderList): Response
 /** h3's own answer for a JSON-serialisable result, with the handler's status and headers. */
 function jsonResponse(event: H3Event, result: object, headers: HeaderList): Response {
   moveHeaders(event, headers);
-  headers.push(["content-type", "application/json;charset=UTF-8"]);
+  headers.push(JSON_CONTENT_TYPE);
   return fastResponse(event, event.res.status ?? 200, JSON.stringify(result), headers);
+}
+
+/**
+ * A body the handler serialised (and may have kept), with its own headers. What other middleware
+ * put in h3's response headers (CORS) is moved too: merged by h3, the body would go out chunked.
+ */
+function jsonTextResponse(event: H3Event, result: JsonText, headers: HeaderList): Response {
+  moveHeaders(event, headers);
+  headers.push(...result.headers, JSON_CONTENT_TYPE);
+  return fastResponse(event, 200, result.text, headers);
 }
 
 /** The handler's headers onto `headers`: moved, not copied, or h3 would merge them in a second time. */

@@ -46,6 +46,10 @@ export class IndexedPetStore implements PetStore {
     return this.#state.pets.list(query);
   }
 
+  listingVersion(): number {
+    return this.#state.pets.version;
+  }
+
   async countByStatus(): Promise<Record<PetStatus, number>> {
     return this.#state.pets.countByStatus();
   }

@@ -2,6 +2,11 @@ import { PET_STATUSES, type Pet, type PetStatus } from "../../contract/values.js
 import type { ListPetsQuery, PetPage, StoredPet } from "../pet-store.js";
 import type { PetRecord } from "./records.js";
 
+// One sequence for every index in the process: a version is never shared by two states, even
+// when an index is replaced by a new one (an import) or two stores live side by side (tests).
+let lastVersion = 0;
+const takeVersion = () => ++lastVersion;
+
 /**
  * Committed pets, indexed so that a page costs a binary search and a slice, never a scan: one
  * id-sorted list of all pets, one per status, one per category and one per (status, category),
@@ -11,9 +16,11 @@ export class PetIndex {
   readonly #byId = new Map<number, StoredPet>();
   readonly #lists = new Map<string, Pet[]>([["", []]]);
   #lastId = 0;
+  #version = takeVersion();
 
   /** Adds or replaces pets (a replaced pet moves to the lists of its new status and category). */
   put(records: readonly StoredPet[]): void {
+    if (records.length > 0) this.#version = takeVersion();
     for (const stored of records) {
       const held = this.#byId.get(stored.pet.id);
       this.#byId.set(stored.pet.id, stored);
@@ -28,6 +35,7 @@ export class PetIndex {
     for (const id of ids) {
       const held = this.#byId.get(id);
       if (!held) continue;
+      this.#version = takeVersion();
       this.#byId.delete(id);
       this.#unlist(held.pet);
     }
@@ -59,6 +67,11 @@ export class PetIndex {
 
   get size(): number {
     return this.#byId.size;
+  }
+
+  /** Moves with every put or removal: what a cached listing was made from is still current while it stays. */
+  get version(): number {
+    return this.#version;
   }
 
   /** The highest id ever held, deleted pets included. */
