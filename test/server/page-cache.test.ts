@@ -62,7 +62,7 @@ describe("a kept listing is never older than the last change", () => {
         const url = new URL(`${server.baseUrl}/pets?limit=1`);
         const req = request({ host: url.hostname, port: url.port, path: url.pathname + url.search, headers: { host, authorization: `Bearer ${ADMIN_KEY}` } }, (res) => {
           res.resume();
-          resolve(res.headers.link);
+          resolve(res.headers.link as string | undefined);
         });
         req.on("error", reject).end();
       });
