@@ -5,7 +5,8 @@ import type { Decision, WindowState } from "./rate-limiter.js";
 export type HeaderList = Array<[name: string, value: string]>;
 
 /**
- * The headers for one response. `now` (ms since the epoch, the limiter's clock) turns each
+ * The headers for one response, named in lower case as they go out (HTTP/1.1 names are
+ * case-insensitive, and srvx would lower-case them on every answer otherwise). `now` (ms since the epoch, the limiter's clock) turns each
  * window's resetAt into the draft's `t`, seconds until it resets.
  *
  * @example rateLimitHeaders(decision, now).forEach(([name, value]) => headers.set(name, value))
@@ -25,14 +26,14 @@ export function rateLimitHeaders(decision: Decision, now: number): HeaderList {
   const headers: HeaderList = [];
   if (closest !== undefined) {
     headers.push(
-      ["X-RateLimit-Limit", String(closest.limit)],
-      ["X-RateLimit-Remaining", String(closest.remaining)],
-      ["X-RateLimit-Reset", String(closest.resetAt)],
-      ["RateLimit-Policy", policy],
-      ["RateLimit", state],
+      ["x-ratelimit-limit", String(closest.limit)],
+      ["x-ratelimit-remaining", String(closest.remaining)],
+      ["x-ratelimit-reset", String(closest.resetAt)],
+      ["ratelimit-policy", policy],
+      ["ratelimit", state],
     );
   }
-  if (!decision.allowed) headers.push(["Retry-After", String(decision.retryAfter)]);
+  if (!decision.allowed) headers.push(["retry-after", String(decision.retryAfter)]);
   return headers;
 }
 

@@ -19,29 +19,29 @@ describe("rateLimitHeaders", () => {
   it("an allowed request: the window closest to exhaustion and both IETF fields", () => {
     const decision: Decision = { allowed: true, windows: windows([60, 59], [1_000, 999]) };
     expect(rateLimitHeaders(decision, NOW)).toEqual([
-      ["X-RateLimit-Limit", "60"],
-      ["X-RateLimit-Remaining", "59"],
-      ["X-RateLimit-Reset", String(MINUTE_RESET)],
-      ["RateLimit-Policy", '"minute";q=60;w=60, "day";q=1000;w=86400'],
-      ["RateLimit", '"minute";r=59;t=42, "day";r=999;t=43182'],
+      ["x-ratelimit-limit", "60"],
+      ["x-ratelimit-remaining", "59"],
+      ["x-ratelimit-reset", String(MINUTE_RESET)],
+      ["ratelimit-policy", '"minute";q=60;w=60, "day";q=1000;w=86400'],
+      ["ratelimit", '"minute";r=59;t=42, "day";r=999;t=43182'],
     ]);
   });
 
   it("the day window when it has fewer left", () => {
     const decision: Decision = { allowed: true, windows: windows([60, 50], [1_000, 7]) };
     expect(rateLimitHeaders(decision, NOW).slice(0, 3)).toEqual([
-      ["X-RateLimit-Limit", "1000"],
-      ["X-RateLimit-Remaining", "7"],
-      ["X-RateLimit-Reset", String(DAY_RESET)],
+      ["x-ratelimit-limit", "1000"],
+      ["x-ratelimit-remaining", "7"],
+      ["x-ratelimit-reset", String(DAY_RESET)],
     ]);
   });
 
   it("the minute window on a tie", () => {
     const decision: Decision = { allowed: true, windows: windows([100, 40], [100, 40]) };
     expect(rateLimitHeaders(decision, NOW).slice(0, 3)).toEqual([
-      ["X-RateLimit-Limit", "100"],
-      ["X-RateLimit-Remaining", "40"],
-      ["X-RateLimit-Reset", String(MINUTE_RESET)],
+      ["x-ratelimit-limit", "100"],
+      ["x-ratelimit-remaining", "40"],
+      ["x-ratelimit-reset", String(MINUTE_RESET)],
     ]);
   });
 
@@ -53,18 +53,18 @@ describe("rateLimitHeaders", () => {
       windows: windows([60, 0], [1_000, 940]),
     };
     expect(Object.fromEntries(rateLimitHeaders(decision, NOW))).toEqual({
-      "X-RateLimit-Limit": "60",
-      "X-RateLimit-Remaining": "0",
-      "X-RateLimit-Reset": String(MINUTE_RESET),
-      "RateLimit-Policy": '"minute";q=60;w=60, "day";q=1000;w=86400',
-      RateLimit: '"minute";r=0;t=42, "day";r=940;t=43182',
-      "Retry-After": "42",
+      "x-ratelimit-limit": "60",
+      "x-ratelimit-remaining": "0",
+      "x-ratelimit-reset": String(MINUTE_RESET),
+      "ratelimit-policy": '"minute";q=60;w=60, "day";q=1000;w=86400',
+      ratelimit: '"minute";r=0;t=42, "day";r=940;t=43182',
+      "retry-after": "42",
     });
   });
 
   it("t rounds up to whole seconds and never goes below 0", () => {
     const decision: Decision = { allowed: true, windows: windows([60, 1], [1_000, 1]) };
-    const rateLimit = (now: number) => Object.fromEntries(rateLimitHeaders(decision, now))["RateLimit"];
+    const rateLimit = (now: number) => Object.fromEntries(rateLimitHeaders(decision, now))["ratelimit"];
     expect(rateLimit(MINUTE_RESET * 1000 - 1)).toMatch(/^"minute";r=1;t=1, /);
     expect(rateLimit(MINUTE_RESET * 1000 - 1_001)).toMatch(/^"minute";r=1;t=2, /);
     expect(rateLimit(MINUTE_RESET * 1000 + 5_000)).toMatch(/^"minute";r=1;t=0, /);
@@ -76,7 +76,7 @@ describe("rateLimitHeaders", () => {
     limiter.decide("key:a", limits);
     limiter.decide("key:a", limits);
     const headers = Object.fromEntries(rateLimitHeaders(limiter.decide("key:a", limits), NOW));
-    expect(headers).toMatchObject({ "X-RateLimit-Remaining": "0", "Retry-After": "42" });
-    expect(headers["RateLimit"]).toBe('"minute";r=0;t=42, "day";r=998;t=43182');
+    expect(headers).toMatchObject({ "x-ratelimit-remaining": "0", "retry-after": "42" });
+    expect(headers["ratelimit"]).toBe('"minute";r=0;t=42, "day";r=998;t=43182');
   });
 });

@@ -183,8 +183,21 @@ function jsonTextResponse(event: H3Event, result: JsonText, headers: HeaderList)
   return fastResponse(event, 200, result.text, headers);
 }
 
+// h3 keeps the response's Headers under these registry symbols and creates them on first use of
+// event.res.headers: reading them to find nothing would build an undici Headers per request.
+// test/server/cors.test.ts fails if a version of h3 moves them (the CORS headers would be lost).
+const H3_RESPONSE = Symbol.for("h3.internal.event.res");
+const H3_RESPONSE_HEADERS = Symbol.for("h3.internal.event.res.headers");
+
+/** Whether anything (a handler, the CORS middleware) set a response header through h3. */
+function hasH3Headers(event: H3Event): boolean {
+  const response = (event as unknown as Record<symbol, Record<symbol, unknown> | undefined>)[H3_RESPONSE];
+  return response?.[H3_RESPONSE_HEADERS] !== undefined;
+}
+
 /** The handler's headers onto `headers`: moved, not copied, or h3 would merge them in a second time. */
 function moveHeaders(event: H3Event, headers: HeaderList): void {
+  if (!hasH3Headers(event)) return;
   const set = event.res.headers;
   const moved: string[] = [];
   for (const [name, value] of set) {
