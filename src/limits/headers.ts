@@ -6,22 +6,20 @@ export type HeaderList = Array<[name: string, value: string]>;
 
 /**
  * The headers for one response, named in lower case as they go out (HTTP/1.1 names are
- * case-insensitive, and srvx would lower-case them on every answer otherwise). `now` (ms since the epoch, the limiter's clock) turns each
- * window's resetAt into the draft's `t`, seconds until it resets.
+ * case-insensitive, and srvx would lower-case them on every answer otherwise). `now` (ms since
+ * the epoch, the limiter's clock) turns each window's resetAt into the draft's `t`, seconds until
+ * it resets.
  *
  * @example rateLimitHeaders(decision, now).forEach(([name, value]) => headers.set(name, value))
  */
 export function rateLimitHeaders(decision: Decision, now: number): HeaderList {
   const windows = decision.windows;
   let closest: WindowState | undefined;
-  let policy = "";
   let state = "";
   for (const window of windows) {
     // Strictly fewer: on a tie the earlier window (the minute) stays.
     if (closest === undefined || window.remaining < closest.remaining) closest = window;
-    const separator = policy === "" ? "" : ", ";
-    policy += `${separator}"${window.name}";q=${window.limit};w=${window.seconds}`;
-    state += `${separator}"${window.name}";r=${window.remaining};t=${secondsLeft(window.resetAt, now)}`;
+    state += `${state === "" ? "" : ", "}"${window.name}";r=${window.remaining};t=${secondsLeft(window.resetAt, now)}`;
   }
   const headers: HeaderList = [];
   if (closest !== undefined) {
@@ -29,12 +27,26 @@ export function rateLimitHeaders(decision: Decision, now: number): HeaderList {
       ["x-ratelimit-limit", String(closest.limit)],
       ["x-ratelimit-remaining", String(closest.remaining)],
       ["x-ratelimit-reset", String(closest.resetAt)],
-      ["ratelimit-policy", policy],
+      ["ratelimit-policy", policyOf(windows)],
       ["ratelimit", state],
     );
   }
   if (!decision.allowed) headers.push(["retry-after", String(decision.retryAfter)]);
   return headers;
+}
+
+// The policy is the same for every answer to one key: the last one is kept, and built again only
+// when the windows' names, quotas or lengths differ (another key's limits).
+let lastPolicy: { windows: Array<Pick<WindowState, "name" | "limit" | "seconds">>; text: string } = { windows: [], text: "" };
+
+function policyOf(windows: readonly WindowState[]): string {
+  const last = lastPolicy.windows;
+  if (last.length === windows.length && windows.every((w, i) => w.name === last[i]!.name && w.limit === last[i]!.limit && w.seconds === last[i]!.seconds)) {
+    return lastPolicy.text;
+  }
+  const text = windows.map((window) => `"${window.name}";q=${window.limit};w=${window.seconds}`).join(", ");
+  lastPolicy = { windows: windows.map(({ name, limit, seconds }) => ({ name, limit, seconds })), text };
+  return text;
 }
 
 function secondsLeft(resetAt: number, now: number): number {

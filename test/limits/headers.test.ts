@@ -79,4 +79,17 @@ describe("rateLimitHeaders", () => {
     expect(headers).toMatchObject({ "x-ratelimit-remaining": "0", "retry-after": "42" });
     expect(headers["ratelimit"]).toBe('"minute";r=0;t=42, "day";r=998;t=43182');
   });
+
+  it("keys with other limits, one after another, each get their own policy", () => {
+    const policy = (minute: number, day: number) =>
+      Object.fromEntries(rateLimitHeaders({ allowed: true, windows: windows([minute, 1], [day, 1]) }, NOW))["ratelimit-policy"];
+    for (let i = 0; i < 2; i++) {
+      expect(policy(60, 1_000)).toBe('"minute";q=60;w=60, "day";q=1000;w=86400');
+      expect(policy(60, 1_000)).toBe('"minute";q=60;w=60, "day";q=1000;w=86400');
+      expect(policy(600, 50_000)).toBe('"minute";q=600;w=60, "day";q=50000;w=86400');
+      expect(policy(60, 50_000)).toBe('"minute";q=60;w=60, "day";q=50000;w=86400');
+    }
+    const minuteOnly = rateLimitHeaders({ allowed: true, windows: windows([5, 1], [9, 1]).slice(0, 1) }, NOW);
+    expect(Object.fromEntries(minuteOnly)["ratelimit-policy"]).toBe('"minute";q=5;w=60');
+  });
 });

@@ -12,7 +12,7 @@ import { bearerToken } from "../internal/bearer.js";
 import { JsonText } from "../internal/json-text.js";
 import { NotModified } from "../internal/not-modified.js";
 import { encodeAnswer, notModifiedHeaders } from "../internal/compression.js";
-import { hashApiKey } from "../keys/secrets.js";
+import { hashOnConnection } from "../keys/connection-hashes.js";
 import { keyRefusal } from "../keys/key-validity.js";
 import { keyOfTicket } from "../events/event-tickets.js";
 import { anonymousBucket, clientAddress, type TrustProxy } from "../internal/client-ip.js";
@@ -120,7 +120,7 @@ async function identify(event: H3Event, deps: GuardDeps, acceptsTicket: boolean)
   }
   const token = bearerToken(header);
   if (token === undefined) return { problem: "the Authorization header must have the form Bearer <API key>" };
-  const hash = hashApiKey(token);
+  const hash = hashOnConnection(token, event.req.runtime?.node?.req.socket);
   const key = deps.environmentAdmin?.hash === hash ? deps.environmentAdmin : await deps.keys.findByHash(hash);
   if (!key) return { problem: "the API key is not valid" };
   const problem = key === deps.environmentAdmin ? undefined : keyRefusal(key, hash, deps.now());
