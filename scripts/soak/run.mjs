@@ -67,7 +67,9 @@ while (performance.now() - started < durationMs) {
     loopWindows.push({ at, ...(await scrapeMetrics(server.metricsUrl)) });
   }
   const last = samples.at(-1);
-  process.stderr.write(`soak: ${Math.round(at / 1000)} s, ${traffic.stats.sent} requests, RSS ${Math.round(last.rssKb / 1024)} MiB, ${last.fds} fds\n`);
+  const heap = loopWindows.at(-1);
+  const heapText = heap?.heapTotal === undefined ? "" : `, heap ${Math.round(heap.heapUsed / 2 ** 20)}/${Math.round(heap.heapTotal / 2 ** 20)} MiB, external ${Math.round(heap.external / 2 ** 20)} MiB`;
+  process.stderr.write(`soak: ${Math.round(at / 1000)} s, ${traffic.stats.sent} requests, RSS ${Math.round(last.rssKb / 1024)} MiB${heapText}, ${last.fds} fds, ${events.seen.events} events\n`);
 }
 await stopTraffic();
 const elapsedMs = performance.now() - started;
