@@ -68,7 +68,7 @@ while (performance.now() - started < durationMs) {
   }
   const last = samples.at(-1);
   const heap = loopWindows.at(-1);
-  const heapText = heap?.heapTotal === undefined ? "" : `, heap ${Math.round(heap.heapUsed / 2 ** 20)}/${Math.round(heap.heapTotal / 2 ** 20)} MiB, external ${Math.round(heap.external / 2 ** 20)} MiB`;
+  const heapText = heap?.heapTotal === undefined ? "" : `, heap ${Math.round(heap.heapUsed / 2 ** 20)}/${Math.round(heap.heapTotal / 2 ** 20)} MiB (new ${Math.round(heap.newSpace / 2 ** 20)}, old ${Math.round(heap.oldSpace / 2 ** 20)}), external ${Math.round(heap.external / 2 ** 20)} MiB`;
   process.stderr.write(`soak: ${Math.round(at / 1000)} s, ${traffic.stats.sent} requests, RSS ${Math.round(last.rssKb / 1024)} MiB${heapText}, ${last.fds} fds, ${events.seen.events} events\n`);
 }
 await stopTraffic();

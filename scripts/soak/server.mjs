@@ -88,6 +88,8 @@ export async function scrapeMetrics(metricsUrl) {
     heapUsed: read("nodejs_heap_size_used_bytes"),
     heapTotal: read("nodejs_heap_size_total_bytes"),
     external: read("nodejs_external_memory_bytes"),
+    newSpace: read('nodejs_heap_space_size_total_bytes\\{space="new"\\}'),
+    oldSpace: read('nodejs_heap_space_size_total_bytes\\{space="old"\\}'),
   };
 }
 
