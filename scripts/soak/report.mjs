@@ -16,10 +16,20 @@ const percentile = (values, p) => {
 /** Every check of the issue, from the run's samples and counts: [{ name, figure, limit, ok }]. */
 export function checkRun(result) {
   const steady = result.samples.filter((sample) => sample.at >= result.warmupMs);
+  // V8 resizes its young generation (new space) by itself between 1 and 32 MiB (2 × the 16 MiB
+  // semi-space of Node 20 on 64 bits): it grows as objects survive scavenges and shrinks at a
+  // full GC that finds the allocation rate low, which this load sits at. Its size is read with
+  // each RSS sample it can be paired with and left out of the growth, so a young generation of
+  // 8 MiB at the start and 32 at the end is not read as a leak; everything else that grows counts.
+  const paired = steady.filter((sample) => sample.newSpaceKb !== undefined);
+  const lessYoung = (sample) => sample.rssKb - sample.newSpaceKb;
   // Three samples each end, so one GC's swing is not read as growth.
-  const rssStart = median(steady.slice(0, 3).map((sample) => sample.rssKb));
-  const rssEnd = median(steady.slice(-3).map((sample) => sample.rssKb));
+  const rssStart = median(paired.slice(0, 3).map(lessYoung));
+  const rssEnd = median(paired.slice(-3).map(lessYoung));
   const rssGrowth = rssEnd / rssStart - 1;
+  const raw = (samples) => mib(median(samples.map((sample) => sample.rssKb)));
+  const young = (samples) => mib(median(samples.map((sample) => sample.newSpaceKb)));
+  const rawFigure = `RSS ${raw(paired.slice(0, 3))} → ${raw(paired.slice(-3))} MiB, of which new space ${young(paired.slice(0, 3))} → ${young(paired.slice(-3))}`;
   // Keep-alive connections open and close all along: a leak shows as the highest count of the
   // last third of the run above the highest of the first third.
   const fds = steady.map((sample) => sample.fds);
@@ -32,7 +42,12 @@ export function checkRun(result) {
   const { stats, verification, log, events } = result;
   const created = result.book.creates;
   return [
-    check("RSS growth after warm-up", `${pct(rssGrowth)} (${mib(rssStart)} → ${mib(rssEnd)} MiB)`, `< ${pct(RSS_GROWTH_LIMIT)}`, rssGrowth < RSS_GROWTH_LIMIT),
+    check(
+      "RSS growth after warm-up, V8's young generation left out",
+      `${pct(rssGrowth)} (${mib(rssStart)} → ${mib(rssEnd)} MiB; ${rawFigure})`,
+      `< ${pct(RSS_GROWTH_LIMIT)}`,
+      paired.length >= 2 && rssGrowth < RSS_GROWTH_LIMIT,
+    ),
     check("open descriptors, highest of first → last third", `${fdFirst} → ${fdLast} (min ${Math.min(...fds)}, max ${Math.max(...fds)})`, `growth ≤ ${FD_GROWTH_LIMIT}`, fdGrowth <= FD_GROWTH_LIMIT),
     check(
       "event-loop delay p99, worst 10 s window",

@@ -65,6 +65,8 @@ while (performance.now() - started < durationMs) {
   if (at >= nextScrape) {
     nextScrape += SCRAPE_MS;
     loopWindows.push({ at, ...(await scrapeMetrics(server.metricsUrl)) });
+    // The young generation's size at the moment of this RSS sample (read right after it).
+    samples.at(-1).newSpaceKb = loopWindows.at(-1).newSpace / 1024;
   }
   const last = samples.at(-1);
   const heap = loopWindows.at(-1);
