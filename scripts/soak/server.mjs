@@ -73,7 +73,8 @@ export async function sampleProcess(pid) {
 }
 
 /**
- * prom-client's event-loop delay p99 (seconds) since the previous scrape, and the V8 heap in use: it resets its
+ * prom-client's event-loop delay p99 (seconds) since the previous scrape, the V8 heap (in use, reserved) and
+ * the memory outside it that V8 knows of (Buffers): it resets its
  * histogram at each collection, so each scrape covers the time since the last.
  */
 export async function scrapeMetrics(metricsUrl) {
@@ -82,6 +83,13 @@ export async function scrapeMetrics(metricsUrl) {
     const value = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, "m").exec(text)?.[1];
     return value === undefined ? undefined : Number(value);
   };
-  return { p99: read("nodejs_eventloop_lag_p99_seconds"), heapUsed: read("nodejs_heap_size_used_bytes") };
+  return {
+    p99: read("nodejs_eventloop_lag_p99_seconds"),
+    heapUsed: read("nodejs_heap_size_used_bytes"),
+    heapTotal: read("nodejs_heap_size_total_bytes"),
+    external: read("nodejs_external_memory_bytes"),
+    newSpace: read('nodejs_heap_space_size_total_bytes\\{space="new"\\}'),
+    oldSpace: read('nodejs_heap_space_size_total_bytes\\{space="old"\\}'),
+  };
 }
 

@@ -2,7 +2,7 @@ import { messageOf } from "../support/error-text.js";
 import type { CliContext } from "./context.js";
 import { ApiError, NetworkError, SilentError, UsageError } from "./errors.js";
 import { labelled } from "./output/notice.js";
-import { MAX_MESSAGE_CHARS, safeLine, safeLines } from "./output/safe-text.js";
+import { escapeForTerminal, MAX_MESSAGE_CHARS, safeLine, safeLines } from "./output/safe-text.js";
 import { stderrOf } from "./output/stream.js";
 import type { ColorMode } from "./settings.js";
 
@@ -42,14 +42,6 @@ function jsonError(error: unknown): object {
   }
   if (error instanceof NetworkError) return { code: error.code, message: error.message };
   return { code: "cli_error", message: capped(messageOf(error)) };
-}
-
-/**
- * JSON.stringify escapes C0 controls only; C1 controls (U+009B is a terminal's CSI too) and the
- * bidirectional overrides are escaped as well, so the line is safe on a terminal and parses the same.
- */
-function escapeForTerminal(json: string): string {
-  return json.replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function capped(message: string): string {

@@ -61,7 +61,7 @@ let tempSequence = 0;
  */
 export async function writeFileAtomic(
   file: string,
-  data: string | Uint8Array | AsyncIterable<string>,
+  data: string | Uint8Array | AsyncIterable<string | Uint8Array>,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   const temp = `${file}.${process.pid}.${++tempSequence}.tmp`;
@@ -69,7 +69,8 @@ export async function writeFileAtomic(
     const handle = await open(temp, "wx", options.mode ?? 0o600);
     try {
       if (typeof data === "string" || data instanceof Uint8Array) await handle.writeFile(data);
-      else for await (const piece of data) await handle.write(piece);
+      // writeFile writes all of a piece from the current position (write may stop short).
+      else for await (const piece of data) await (typeof piece === "string" ? handle.write(piece) : handle.writeFile(piece));
       if (options.durable) await handle.sync();
     } finally {
       await handle.close();

@@ -77,6 +77,10 @@ const BEHAVIOURS: Record<string, Behaviour> = {
   "giant-error": (_req, res) => json(res, 400, { code: "validation_failed", message: "x".repeat(10 * 1024 * 1024), status: 400 }),
   "escape-error": (_req, res) =>
     json(res, 400, { code: "validation_failed\u001b[2J", message: ESCAPE_MESSAGE, status: 400 }),
+  // The event stream refused for a while (503): the client reconnects and says why.
+  "escape-stream": (_req, res) => json(res, 503, { code: "unavailable", message: ESCAPE_MESSAGE, status: 503 }),
+  // Every create refused with a message to print: `pets import` reports each failed line.
+  "escape-create": (_req, res) => json(res, 422, { code: "validation_failed", message: ESCAPE_MESSAGE, status: 422 }),
 };
 
 /** A message that would clear the screen, retitle the window, colour and overwrite text if printed raw. */

@@ -29,6 +29,20 @@ describe("a version 1 db file", () => {
     await again.store.close();
   });
 
+  it("is upgraded byte for byte but for its version when larger than one read chunk (1 MiB), spaced out", async () => {
+    const file = await tempDbPath();
+    const fixture = JSON.parse(await readFile(FIXTURE, "utf8")) as { pets: { id: number }[]; nextPetId: number };
+    const pets = Array.from({ length: 30_000 }, (_, i) => ({ id: i + 1, name: `Pet ${i + 1} é🐾`, categoryId: 1 + (i % 9), status: "available" }));
+    const text = JSON.stringify({ ...fixture, pets, nextPetId: 30_001 }).replace(/^\{"version":1,/, '{ "version" : 1 ,');
+    expect(Buffer.byteLength(text)).toBeGreaterThan(2 * 1024 * 1024);
+    await writeFile(file, text);
+    const { store, warnings } = await openCounted(file);
+    expect(warnings).toHaveLength(1);
+    await store.close();
+    expect(await readFile(file, "utf8")).toBe(text.replace('"version" : 1 ,', '"version" : 2 ,'));
+    expect(await readFile(`${file}.v1.bak`, "utf8")).toBe(text);
+  });
+
   it("is upgraded too when written by hand with the version last", async () => {
     const file = await tempDbPath();
     const { version: _version, ...rest } = JSON.parse(await readFile(FIXTURE, "utf8")) as Record<string, unknown>;

@@ -1,7 +1,7 @@
-// The file engine's event backlog: kept as text, trimmed by both rules, replayed exactly.
+// The file engine's event backlog: kept as text, then as deflated blocks, trimmed by both rules, replayed exactly.
 import { describe, expect, it } from "vitest";
 import type { StoreEvent } from "../../src/contract/events.js";
-import { MemoryEventLog } from "../../src/store/events/memory-event-log.js";
+import { EVENTS_PER_BLOCK, MemoryEventLog } from "../../src/store/events/memory-event-log.js";
 
 const event = (id: number, at: number): StoreEvent => ({ type: "pet.updated", id, at: new Date(at).toISOString(), data: { id: id % 7, name: `Pet ${id}` } });
 
@@ -36,5 +36,34 @@ describe("MemoryEventLog", () => {
     log.publish([event(20, now)]);
     expect(await log.since(11)).toEqual({ reset: true, events: [] });
     expect((await log.since(19)).events.map((e) => e.id)).toEqual([20]);
+  });
+
+  it("replays from any id across block boundaries, inside a partly trimmed oldest block, and the open one", async () => {
+    let now = Date.UTC(2030, 0, 1);
+    const keep = EVENTS_PER_BLOCK + 100;
+    const log = new MemoryEventLog(0, () => now, { events: keep, ms: 1 });
+    const total = 3 * EVENTS_PER_BLOCK + 37;
+    for (let id = 1; id <= total; id++) {
+      log.publish([event(id, now)]);
+      now += 5;
+    }
+    const firstKept = total - keep + 1;
+    // The oldest block kept starts before firstKept: its older events are trimmed, not replayed.
+    expect(firstKept % EVENTS_PER_BLOCK).not.toBe(1);
+    expect(await log.since(firstKept - 2)).toEqual({ reset: true, events: [] });
+    for (const after of [firstKept - 1, firstKept, 2 * EVENTS_PER_BLOCK - 1, 2 * EVENTS_PER_BLOCK, 3 * EVENTS_PER_BLOCK, total - 1]) {
+      const replay = await log.since(after);
+      expect(replay.reset).toBe(false);
+      expect(replay.events.map((e) => e.id)).toEqual(Array.from({ length: total - after }, (_, i) => after + 1 + i));
+      expect(replay.events[0]).toEqual(event(after + 1, Date.UTC(2030, 0, 1) + after * 5));
+    }
+  });
+
+  it("keeps text with line breaks and non-ASCII exactly through a block", async () => {
+    const log = new MemoryEventLog(0, Date.now);
+    const odd = (id: number): StoreEvent => ({ type: "pet.created", id, at: new Date(0).toISOString(), data: { id, name: `a\nb\u2028é🐾${id}` } });
+    for (let id = 1; id <= EVENTS_PER_BLOCK + 1; id++) log.publish([odd(id)]);
+    const replay = await log.since(0);
+    expect(replay.events).toEqual(Array.from({ length: EVENTS_PER_BLOCK + 1 }, (_, i) => odd(i + 1)));
   });
 });

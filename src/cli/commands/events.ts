@@ -31,10 +31,11 @@ export function eventsCommand(ctx: CliContext): Command {
 
 /** Prints each event (a line on a terminal, NDJSON piped); reconnects by itself; returns on Ctrl-C. */
 export async function runEvents(options: EventsOptions, ctx: CliContext): Promise<void> {
-  const [{ followEvents }, { printEvent }, { stdoutOf, stderrOf }] = await Promise.all([
+  const [{ followEvents }, { printEvent }, { stdoutOf, stderrOf }, { safeLine }] = await Promise.all([
     import("../internal/follow-events.js"),
     import("../output/events.js"),
     import("../output/stream.js"),
+    import("../output/safe-text.js"),
   ]);
   const stdout = stdoutOf(ctx, options.settings);
   const stderr = stderrOf(ctx, options.settings);
@@ -51,7 +52,8 @@ export async function runEvents(options: EventsOptions, ctx: CliContext): Promis
         },
         onReconnect: (reason, delayMs, lastId) => {
           const from = lastId === undefined ? "" : ` after event ${lastId}`;
-          stderr.write(`Connection lost (${reason}); reconnecting in ${(delayMs / 1000).toFixed(1)} s${from}\n`);
+          // The reason can be a server's Error message: printed like one (safe-text.ts).
+          stderr.write(`Connection lost (${safeLine(reason)}); reconnecting in ${(delayMs / 1000).toFixed(1)} s${from}\n`);
         },
         sleep: ctx.sleep,
         random: ctx.random,

@@ -35,3 +35,11 @@ export function safeLines(text: string, max = MAX_MESSAGE_CHARS): string {
     .map((line) => safeLine(line, max))
     .join("\n");
 }
+
+/**
+ * JSON.stringify escapes C0 controls only; C1 controls (U+009B is a terminal's CSI too) and the
+ * bidirectional overrides are escaped as well, so the JSON is safe on a terminal and parses the same.
+ */
+export function escapeForTerminal(json: string): string {
+  return json.replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}

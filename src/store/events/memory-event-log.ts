@@ -1,3 +1,4 @@
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { EVENT_BACKLOG, type StoreEvent } from "../../contract/events.js";
 import type { EventFeed, Replay } from "../event-feed.js";
 
@@ -8,30 +9,43 @@ export interface BacklogRules {
   ms: number;
 }
 
+/** Events per compressed block: ~70 KB of JSON, deflated in about a millisecond. */
+export const EVENTS_PER_BLOCK = 512;
+
+/** A full block: its events' JSON texts joined by newlines and deflated, with their commit times. */
+interface Block {
+  firstId: number;
+  times: Float64Array;
+  data: Buffer;
+}
+
 /**
  * The events of one process, kept in memory within the backlog rules. `firstId` is where the
  * ids of this run start (the persisted counter + 1): an id below it belongs to a run whose
  * events are gone, so it is answered with reset.
  */
 export class MemoryEventLog implements EventFeed {
-  // The backlog is kept as each event's JSON text and commit time, not as objects: an hour of
-  // events at a steady 80 a second is some 290,000 of them, and as objects (with the records
-  // they hold on to) each cost about 470 bytes of heap, against about 180 as text. The soak
-  // showed it as the one thing that grew. Replays, rare, parse the text back; live delivery hands
-  // subscribers the objects themselves.
-  readonly #texts: string[] = [];
-  readonly #times: number[] = [];
+  // An hour of events at a steady 80 a second is some 290,000 of them: as objects about 470 bytes
+  // of heap each, as JSON text about 180, and the soak showed the backlog as what grew. So the
+  // newest events are held as text, and every EVENTS_PER_BLOCK of them are deflated into one
+  // block (events repeat their keys and values: about 8x smaller, off the V8 heap). Replays,
+  // rare, inflate and parse; live delivery hands subscribers the objects themselves.
+  readonly #blocks: Block[] = [];
+  #openTexts: string[] = [];
+  #openTimes: number[] = [];
+  /** The id of #openTexts[0]; ids follow on, so the rest is arithmetic. */
+  #openFirstId: number;
+  /** The oldest id still held (trimmed events may sit in the oldest block until it all goes). */
+  #firstId: number;
+  #lastId: number;
   readonly #listeners = new Set<(events: readonly StoreEvent[]) => void>();
   readonly #now: () => number;
   readonly #rules: BacklogRules;
-  #head = 0;
-  /** The id of the event at #texts[0]; ids follow on, so the rest is arithmetic. */
-  #baseId = 0;
-  #lastId: number;
 
   constructor(lastId: number, now: () => number, rules: BacklogRules = EVENT_BACKLOG) {
     this.#lastId = lastId;
-    this.#baseId = lastId + 1;
+    this.#openFirstId = lastId + 1;
+    this.#firstId = lastId + 1;
     this.#now = now;
     this.#rules = rules;
   }
@@ -46,10 +60,11 @@ export class MemoryEventLog implements EventFeed {
     for (const event of events) {
       // Ids follow on (group-commit numbers them from `last`); should one not, the backlog starts
       // again from it, and older ids are answered with reset rather than with the wrong events.
-      if (event.id !== this.#baseId + this.#texts.length) this.#restartAt(event.id);
-      this.#texts.push(JSON.stringify(event));
-      this.#times.push(Date.parse(event.at));
+      if (event.id !== this.#openFirstId + this.#openTexts.length) this.#restartAt(event.id);
+      this.#openTexts.push(JSON.stringify(event));
+      this.#openTimes.push(Date.parse(event.at));
       this.#lastId = event.id;
+      if (this.#openTexts.length === EVENTS_PER_BLOCK) this.#seal();
     }
     this.#trim();
     for (const listener of this.#listeners) listener(events);
@@ -58,10 +73,16 @@ export class MemoryEventLog implements EventFeed {
   async since(lastId: number): Promise<Replay> {
     // Nothing missed: the asked id is the newest (or newer, from a client that is confused).
     if (lastId >= this.#lastId) return { reset: false, events: [] };
-    const firstKept = this.#baseId + this.#head;
-    if (this.#head >= this.#texts.length || lastId < firstKept - 1) return { reset: true, events: [] };
-    const from = this.#head + (lastId - firstKept + 1);
-    return { reset: false, events: this.#texts.slice(from).map((text) => JSON.parse(text) as StoreEvent) };
+    if (this.#held() === 0 || lastId < this.#firstId - 1) return { reset: true, events: [] };
+    const from = lastId + 1;
+    const texts: string[] = [];
+    for (const block of this.#blocks) {
+      if (block.firstId + block.times.length <= from) continue;
+      const lines = inflateRawSync(block.data).toString("utf8").split("\n");
+      texts.push(...lines.slice(Math.max(0, from - block.firstId)));
+    }
+    texts.push(...this.#openTexts.slice(Math.max(0, from - this.#openFirstId)));
+    return { reset: false, events: texts.map((text) => JSON.parse(text) as StoreEvent) };
   }
 
   subscribe(listener: (events: readonly StoreEvent[]) => void): () => void {
@@ -73,23 +94,41 @@ export class MemoryEventLog implements EventFeed {
     return this.#lastId;
   }
 
+  #held(): number {
+    return this.#lastId - this.#firstId + 1;
+  }
+
   #restartAt(id: number): void {
-    this.#texts.length = 0;
-    this.#times.length = 0;
-    this.#head = 0;
-    this.#baseId = id;
+    this.#blocks.length = 0;
+    this.#openTexts = [];
+    this.#openTimes = [];
+    this.#openFirstId = id;
+    this.#firstId = id;
+  }
+
+  #seal(): void {
+    const data = deflateRawSync(this.#openTexts.join("\n"), { level: 1 });
+    this.#blocks.push({ firstId: this.#openFirstId, times: Float64Array.from(this.#openTimes), data });
+    this.#openFirstId += this.#openTexts.length;
+    this.#openTexts = [];
+    this.#openTimes = [];
+  }
+
+  /** The commit time of a held event. */
+  #timeOf(id: number): number {
+    const block = this.#blocks[0];
+    if (block && id < block.firstId + block.times.length) return block.times[id - block.firstId]!;
+    return this.#openTimes[id - this.#openFirstId]!;
   }
 
   // An event leaves only when both rules allow it: more than `events` newer ones, and older than `ms`.
+  // A block is freed once its last event has left.
   #trim(): void {
     const cutoff = this.#now() - this.#rules.ms;
-    while (this.#texts.length - this.#head > this.#rules.events && this.#times[this.#head]! < cutoff) this.#head++;
-    // Compact now and then rather than shifting on every event.
-    if (this.#head > 4096 && this.#head * 2 > this.#texts.length) {
-      this.#texts.splice(0, this.#head);
-      this.#times.splice(0, this.#head);
-      this.#baseId += this.#head;
-      this.#head = 0;
+    while (this.#held() > this.#rules.events && this.#timeOf(this.#firstId) < cutoff) {
+      this.#firstId++;
+      const oldest = this.#blocks[0];
+      if (oldest && this.#firstId >= oldest.firstId + oldest.times.length) this.#blocks.shift();
     }
   }
 }

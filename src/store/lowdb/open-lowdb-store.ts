@@ -54,7 +54,8 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions): 
 
 /** An older db file is upgraded before it is read, its copy kept beside it; said once, on stderr. */
 async function upgradeOrThrow(file: string, warn: (message: string) => void): Promise<void> {
-  const upgrade = await upgradeStoreFile(file).catch((error: unknown) => {
+  // The open has just read and validated the file under this lock: the upgrade need not parse it again.
+  const upgrade = await upgradeStoreFile(file, { checked: true }).catch((error: unknown) => {
     if (error instanceof StoreCorruptError) throw error;
     throw new StorageUnavailableError(file, `cannot upgrade it: ${messageOf(error)}`);
   });
