@@ -141,17 +141,19 @@ async function createsAtRate(origin, subscribers, rate, seconds) {
 }
 
 function withServer(ctx, db, work) {
-  return withPetstoreServer({ root: ctx.root, db, name: "petstore serve (events)" }, work);
+  // --profile DIR (alone only): the server writes a CPU profile there when it stops.
+  const nodeArgs = ctx.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${ctx.profileDir}`] : [];
+  return withPetstoreServer({ root: ctx.root, db, name: "petstore serve (events)", nodeArgs }, work);
 }
 
 // Run alone: the scenario only, with the numbers given (the whole bench runs it from scenarios.mjs).
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { streams: { type: "string", default: "1000" }, rate: { type: "string", default: "1000" }, seconds: { type: "string", default: "5" } } });
+  const { values } = parseArgs({ options: { streams: { type: "string", default: "1000" }, rate: { type: "string", default: "1000" }, seconds: { type: "string", default: "5" }, profile: { type: "string" } } });
   const seconds = Number(values.seconds);
   const work = await mkdtemp(join(tmpdir(), "petstore-bench-events-"));
   process.once("exit", killAll);
   try {
-    const ctx = { root: fileURLToPath(new URL("../../", import.meta.url)), work, plan: { seconds, warmupSeconds: 0.5, postSeconds: seconds }, runs: {}, log: (line) => console.error(line) };
+    const ctx = { root: fileURLToPath(new URL("../../", import.meta.url)), work, plan: { seconds, warmupSeconds: 0.5, postSeconds: seconds }, runs: {}, log: (line) => console.error(line), profileDir: values.profile };
     const rows = await eventsRows(ctx, { streams: Number(values.streams), rate: Number(values.rate), seconds });
     console.log(formatTable(rows));
   } finally {
