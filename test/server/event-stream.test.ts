@@ -6,7 +6,7 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { StoreEvent } from "../../src/contract/events.js";
-import { EventFanOut } from "../../src/server/events/event-fan-out.js";
+import { EventFanOut, MAX_FLUSH_GAP_MS } from "../../src/server/events/event-fan-out.js";
 import { EventStream, type EventStreamSettings } from "../../src/server/events/event-stream.js";
 import { MemoryEventLog } from "../../src/store/events/memory-event-log.js";
 
@@ -19,7 +19,8 @@ function events(log: MemoryEventLog, count: number): StoreEvent[] {
 }
 
 function open(log: MemoryEventLog, onEnd: () => void, request = {}) {
-  const fanOut = new EventFanOut(log, settings, timers);
+  // No pause between writes: each publish is written on the next turn, as a quiet server does.
+  const fanOut = new EventFanOut(log, settings, timers, 0);
   const stream = new EventStream(request, { hub: fanOut, keyId: "key_1", isRevoked: async () => false, onEnd });
   const sink = stream.pipe(new PassThrough());
   return { fanOut, stream, sink };
@@ -35,6 +36,7 @@ describe("an event stream whose consumer does not read", () => {
     let mostUnsent = 0;
     for (let round = 0; round < 100 && ended === 0; round++) {
       log.publish(events(log, 10));
+      await new Promise((resolve) => setImmediate(resolve));
       // The writable side is what the server holds; the readable side (16 KiB) stands in for the kernel's buffers.
       mostUnsent = Math.max(mostUnsent, sink.writableLength);
     }
@@ -69,9 +71,10 @@ describe("an event stream whose consumer does not read", () => {
     expect(fanOut.size).toBe(0);
   });
 
-  it("frames each batch once for every stream with the same filter", async () => {
+  it("frames each batch once for every stream with the same filter, and writes batches close together as one", async () => {
     const log = new MemoryEventLog(0, Date.now);
-    const fanOut = new EventFanOut(log, settings, timers);
+    // A pause after each write of 1,000 times its length (at most MAX_FLUSH_GAP_MS): the next batches wait.
+    const fanOut = new EventFanOut(log, settings, timers, 1_000);
     const written: unknown[][] = [[], []];
     for (const chunks of written) {
       const stream = new EventStream({}, { hub: fanOut, keyId: "key_1", isRevoked: async () => false, onEnd: () => {} });
@@ -82,10 +85,19 @@ describe("an event stream whose consumer does not read", () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
     log.publish(events(log, 3));
-    // The retry line, then one write of the whole batch, the very same bytes on both streams.
+    await new Promise((resolve) => setImmediate(resolve));
+    // The retry line, then one write of the first batch, the very same bytes on both streams.
     expect(written[0]).toHaveLength(2);
     expect(written[1]![1]).toBe(written[0]![1]);
     expect(String(written[0]![1]).match(/^id: /gm)).toHaveLength(3);
+    // Two more batches within the gap: held back, then written together.
+    log.publish(events(log, 2));
+    log.publish(events(log, 2));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written[0]).toHaveLength(2);
+    await new Promise((resolve) => setTimeout(resolve, MAX_FLUSH_GAP_MS + 50));
+    expect(written[0]).toHaveLength(3);
+    expect(String(written[0]![2]).match(/^id: /gm)).toHaveLength(4);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { EventType, StoreEvent } from "../../contract/events.js";
 import type { EventFeed } from "../../store/event-feed.js";
-import { FramedBatch, SSE_KEEP_ALIVE, sseReset, sseRetry } from "./sse-format.js";
+import { FramedBatch, httpChunk, SSE_KEEP_ALIVE, sseReset, sseRetry } from "./sse-format.js";
 
 /** Timers, injected so a test can shorten the keep-alive or the revocation check. */
 export interface StreamTimers {
@@ -34,7 +34,12 @@ export interface SseSink {
   destroy(error?: Error): void;
   readonly writableLength: number;
   once(event: "close", listener: () => void): unknown;
+  /** A node ServerResponse's: whether the body goes out chunked, and over which socket. */
+  readonly chunkedEncoding?: boolean;
+  readonly socket?: RawSocket | null;
 }
+
+type RawSocket = { write(chunk: Uint8Array): boolean; readonly writableLength: number; once(event: "drain" | "close", listener: () => void): unknown };
 
 /** What a stream needs from the one fan-out of its process (see event-fan-out.ts). */
 export interface StreamHub {
@@ -42,6 +47,8 @@ export interface StreamHub {
   settings: EventStreamSettings;
   join(stream: EventStream): void;
   leave(stream: EventStream): void;
+  /** Writes the batches it holds back now. */
+  flush(): void;
 }
 
 export interface EventStreamDeps {
@@ -52,7 +59,15 @@ export interface EventStreamDeps {
   isRevoked: () => Promise<boolean>;
   /** Called once when the stream ends, however it ends. */
   onEnd: () => void;
+  /** Called when the stream is cut for holding more than `maxUnsentBytes` unsent, with how many it held. */
+  onCut?: (unsentBytes: number) => void;
 }
+
+/** Events of a replayed backlog written at a time (some 100 KiB), and the unsent bytes below which the next goes. */
+const REPLAY_SLICE = 256;
+const REPLAY_PAUSE_BYTES = 256 * 1024;
+
+const KEEP_ALIVE_CHUNK = httpChunk(Buffer.from(SSE_KEEP_ALIVE));
 
 /**
  * One subscriber's stream, written straight to its socket: no web stream, no timer and no copy
@@ -70,11 +85,22 @@ export class EventStream {
   readonly #types: ReadonlySet<EventType> | undefined;
   readonly #deps: EventStreamDeps;
   #sink: SseSink | undefined;
+  /**
+   * Once the head and the first bytes are out through the ServerResponse, a chunked response's
+   * batches are written to its socket as ready-made chunks, shared by every stream: a
+   * ServerResponse write frames each one anew and corks, which was most of a write's own cost.
+   */
+  #socket: RawSocket | undefined;
+  /** Resolves once the sink is there (or the stream has ended): the backlog is written to it, not queued before it. */
+  #piped: Promise<void>;
+  #onPiped: () => void = () => {};
   /** What was to be written before the sink arrived. */
   #early: (Uint8Array | string)[] = [];
   #earlyBytes = 0;
   #replaying = true;
   #held: FramedBatch[] = [];
+  /** What the held batches will write: it counts against the limit as much as the unsent bytes do. */
+  #heldBytes = 0;
   #lastSent: number | undefined;
   #ended = false;
   /** Why it was cut before a sink arrived: the sink is then destroyed, not ended. */
@@ -86,6 +112,7 @@ export class EventStream {
     this.keyId = deps.keyId;
     this.#deps = deps;
     this.#lastSent = request.lastId;
+    this.#piped = new Promise((resolve) => (this.#onPiped = resolve));
     deps.hub.join(this);
     this.#write(sseRetry(deps.hub.settings.retryMs));
     void this.#replay(request.lastId).catch(() => this.#cut(new Error("the backlog could not be read")));
@@ -107,6 +134,8 @@ export class EventStream {
     const early = this.#early;
     this.#early = [];
     for (const chunk of early) this.#write(chunk);
+    if (sink.chunkedEncoding === true && sink.socket) this.#socket = sink.socket;
+    this.#onPiped();
     return sink;
   }
 
@@ -118,18 +147,22 @@ export class EventStream {
   /** Ends the stream cleanly: what is written is still sent. */
   end(): void {
     if (this.#ended) return;
+    this.#deps.hub.flush();
     this.#finish();
     this.#sink?.end();
   }
 
   /** A batch from the fan-out, in feed order. */
   receive(batch: FramedBatch): void {
-    if (this.#replaying) this.#held.push(batch);
-    else this.#deliver(batch);
+    if (!this.#replaying) return this.#deliver(batch);
+    this.#held.push(batch);
+    this.#heldBytes += batch.bytes(this.filterKey, (event) => !this.#types || this.#types.has(event.type))?.byteLength ?? 0;
+    this.#checkUnsent(this.#sink?.writableLength ?? this.#earlyBytes);
   }
 
   keepAlive(): void {
-    this.#write(SSE_KEEP_ALIVE);
+    if (this.#socket) this.#write(KEEP_ALIVE_CHUNK, true);
+    else this.#write(SSE_KEEP_ALIVE);
   }
 
   isRevoked(): Promise<boolean> {
@@ -141,12 +174,15 @@ export class EventStream {
     if (events.length === 0) return;
     const lastSent = this.#lastSent;
     const types = this.#types;
-    // The usual case, every live stream: nothing of the batch sent yet, so the shared bytes do.
-    const bytes =
-      lastSent === undefined || events[0]!.id > lastSent
-        ? batch.bytes(this.filterKey, (event) => !types || types.has(event.type))
-        : batch.select((event) => event.id > lastSent && (!types || types.has(event.type)));
     this.#lastSent = Math.max(lastSent ?? 0, events[events.length - 1]!.id);
+    const accepts = (event: StoreEvent) => !types || types.has(event.type);
+    // The usual case, every live stream: nothing of the batch sent yet, so the shared bytes do.
+    if (lastSent === undefined || events[0]!.id > lastSent) {
+      const shared = this.#socket ? batch.chunk(this.filterKey, accepts) : batch.bytes(this.filterKey, accepts);
+      if (shared) this.#write(shared, this.#socket !== undefined);
+      return;
+    }
+    const bytes = batch.select((event) => event.id > lastSent && accepts(event));
     if (bytes) this.#write(bytes);
   }
 
@@ -154,31 +190,60 @@ export class EventStream {
     const { feed } = this.#deps.hub;
     if (lastId !== undefined) {
       const found = await feed.since(lastId);
+      await this.#piped;
       if (found.reset) {
         this.#write(sseReset(lastId));
         this.#lastSent = undefined;
-      } else this.#deliver(new FramedBatch(found.events));
+      }
+      // In slices, each once the socket has taken the one before: a backlog of several MiB to a
+      // client that reads is not a slow consumer, and one that does not read is cut at the limit.
+      for (let at = 0; !found.reset && at < found.events.length && !this.#ended; at += REPLAY_SLICE) {
+        this.#deliver(new FramedBatch(found.events.slice(at, at + REPLAY_SLICE)));
+        await this.#drained();
+      }
     }
     this.#replaying = false;
     // What arrived while the backlog was read; ids already replayed are dropped by #deliver.
     const held = this.#held;
     this.#held = [];
+    this.#heldBytes = 0;
     for (const batch of held) this.#deliver(batch);
   }
 
-  #write(chunk: Uint8Array | string): void {
+  /** Resolves once the socket's unsent bytes are below one slice's worth (or the stream ended). */
+  async #drained(): Promise<void> {
+    const target = this.#socket ?? this.#sink;
+    if (!target || this.#ended || target.writableLength < REPLAY_PAUSE_BYTES) return;
+    await new Promise<void>((resolve) => {
+      target.once("drain", resolve);
+      target.once("close", resolve);
+    });
+  }
+
+  /** Writes `chunk`; `framed` when it already is one HTTP chunk for the socket. */
+  #write(chunk: Uint8Array | string, framed = false): void {
     if (this.#ended) return;
     const sink = this.#sink;
     let unsent: number;
     if (sink) {
-      sink.write(chunk);
+      if (framed) this.#socket!.write(chunk as Uint8Array);
+      else if (this.#socket) this.#socket.write(httpChunk(typeof chunk === "string" ? Buffer.from(chunk) : chunk));
+      else sink.write(chunk);
       unsent = sink.writableLength;
     } else {
       this.#early.push(chunk);
       unsent = this.#earlyBytes += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
     }
+    this.#checkUnsent(unsent);
+  }
+
+  #checkUnsent(unsent: number): void {
     // Dropping the connection frees what it holds; the client resumes by id.
-    if (unsent > this.#deps.hub.settings.maxUnsentBytes) this.#cut(new Error("consumer too slow: more than the unsent-bytes limit queued"));
+    const held = unsent + this.#heldBytes;
+    if (held > this.#deps.hub.settings.maxUnsentBytes) {
+      this.#cut(new Error("consumer too slow: more than the unsent-bytes limit queued"));
+      this.#deps.onCut?.(held);
+    }
   }
 
   #cut(reason: Error): void {
@@ -193,6 +258,8 @@ export class EventStream {
     this.#ended = true;
     this.#early = [];
     this.#held = [];
+    this.#heldBytes = 0;
+    this.#onPiped();
     this.#deps.hub.leave(this);
     this.#deps.onEnd();
   }

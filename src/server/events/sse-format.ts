@@ -22,6 +22,7 @@ export class FramedBatch {
   readonly events: readonly StoreEvent[];
   #texts: string[] | undefined;
   readonly #byFilter = new Map<string, Buffer | null>();
+  readonly #chunkByFilter = new Map<string, Buffer | null>();
 
   constructor(events: readonly StoreEvent[]) {
     this.events = events;
@@ -37,6 +38,17 @@ export class FramedBatch {
     return found;
   }
 
+  /** The same bytes as one HTTP/1.1 chunk (size line, bytes, CRLF), for streams written straight to their socket. */
+  chunk(filterKey: string, accepts: (event: StoreEvent) => boolean): Buffer | null {
+    let found = this.#chunkByFilter.get(filterKey);
+    if (found === undefined) {
+      const bytes = this.bytes(filterKey, accepts);
+      found = bytes && httpChunk(bytes);
+      this.#chunkByFilter.set(filterKey, found);
+    }
+    return found;
+  }
+
   /** The events that pass `keep`, framed, as one Buffer (null when none does); not cached. */
   select(keep: (event: StoreEvent) => boolean): Buffer | null {
     const texts = (this.#texts ??= this.events.map(sseEvent));
@@ -44,4 +56,14 @@ export class FramedBatch {
     for (let n = 0; n < texts.length; n++) if (keep(this.events[n]!)) joined += texts[n];
     return joined === "" ? null : Buffer.from(joined);
   }
+}
+
+/** `bytes` framed as one chunk of a `Transfer-Encoding: chunked` body. */
+export function httpChunk(bytes: Uint8Array): Buffer {
+  const size = `${bytes.byteLength.toString(16)}\r\n`;
+  const chunk = Buffer.allocUnsafe(size.length + bytes.byteLength + 2);
+  chunk.write(size, 0, "latin1");
+  chunk.set(bytes, size.length);
+  chunk.write("\r\n", size.length + bytes.byteLength, "latin1");
+  return chunk;
 }

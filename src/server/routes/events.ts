@@ -5,6 +5,7 @@ import { EVENT_TYPES_MAX_LENGTH } from "../../contract/limits.js";
 import { queryParameters } from "../../contract/routes.js";
 import type { EventFeed } from "../../store/event-feed.js";
 import type { KeyStore } from "../../store/key-store.js";
+import type { ServerLogger } from "../request-log.js";
 import { ApiHttpError, invalidParameter } from "../errors.js";
 import { EventFanOut } from "../events/event-fan-out.js";
 import { EventStream, type EventStreamSettings, type StreamTimers } from "../events/event-stream.js";
@@ -20,6 +21,8 @@ export interface EventRouteDeps {
   keys: KeyStore;
   settings: EventStreamSettings;
   timers: StreamTimers;
+  /** Where a stream cut for a slow consumer is told. */
+  logger?: Pick<ServerLogger, "warn">;
 }
 
 const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store, no-transform", "x-accel-buffering": "no" };
@@ -55,6 +58,11 @@ export function streamEvents(event: H3Event, deps: EventRouteDeps): HTTPResponse
       // Looked up again, not remembered: a revocation on another instance counts too.
       isRevoked: async () => (principal ? ((await deps.keys.findByHash(principal.hash))?.revokedAt ?? null) !== null : false),
       onEnd: () => deps.streams.remove(keyId, slot),
+      onCut: (unsentBytes) =>
+        deps.logger?.warn(`event stream cut: its client left ${unsentBytes} bytes unread (the limit is ${deps.settings.maxUnsentBytes}); it can resume with Last-Event-ID`, {
+          keyId,
+          unsentBytes,
+        }),
     },
   );
   return new HTTPResponse(stream, { status: 200, headers: SSE_HEADERS });
