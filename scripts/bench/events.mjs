@@ -31,7 +31,7 @@ export async function eventsRows(ctx, { streams = 1_000, rate = 1_000, seconds =
     await load({ url: listUrl, headers, seconds: ctx.plan.warmupSeconds, expect: 200 });
     const getWithout = await load({ url: listUrl, headers, seconds: ctx.plan.seconds, expect: 200, pid: server.pid });
     const rssWithout = memoryOf(server.pid).rssMb;
-    ctx.log(`events: without streams ${getWithout.rps.toFixed(0)} req/s, RSS ${rssWithout.toFixed(0)} MB; opening ${streams} streams`);
+    ctx.log(`events: without streams ${getWithout.rps.toFixed(0)} req/s (server CPU ${getWithout.cpuUsPerRequest.toFixed(0)} µs each), RSS ${rssWithout.toFixed(0)} MB; opening ${streams} streams`);
     const subscribers = await openStreams(server.origin, streams);
     try {
       const cpuBefore = cpuMsOf(server.pid);
@@ -44,7 +44,7 @@ export async function eventsRows(ctx, { streams = 1_000, rate = 1_000, seconds =
       );
       const rssWith = memoryOf(server.pid).rssMb;
       const getWith = await load({ url: listUrl, headers, seconds: ctx.plan.seconds, expect: 200, pid: server.pid });
-      ctx.log(`events: with ${streams} idle streams ${getWith.rps.toFixed(0)} req/s, RSS ${rssWith.toFixed(0)} MB`);
+      ctx.log(`events: with ${streams} idle streams ${getWith.rps.toFixed(0)} req/s (server CPU ${getWith.cpuUsPerRequest.toFixed(0)} µs each), RSS ${rssWith.toFixed(0)} MB`);
       ctx.runs.events = { streams, rate, seconds, delivery, getWithout, getWith, rssWithout, rssWith };
       return [
         row({ id: "8", scenario: `events: ${streams} streams, creates at ${rate}/s: delivery p99`, figure: delivery.p99, unit: "ms",
