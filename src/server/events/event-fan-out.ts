@@ -31,6 +31,7 @@ export class EventFanOut implements StreamHub {
   #handles: unknown[] = [];
   #checking = false;
   readonly #pauseFactor: number;
+  readonly #maxGapMs: number;
   #gapMs = 0;
   /** Events not yet written, and whether a write is due. */
   #pending: StoreEvent[] = [];
@@ -38,11 +39,12 @@ export class EventFanOut implements StreamHub {
   #lastFlush = -Infinity;
 
   /** `pauseFactor` 0 writes every batch on the next turn (tests). */
-  constructor(feed: EventFeed, settings: EventStreamSettings, timers: StreamTimers, pauseFactor = FLUSH_PAUSE_FACTOR) {
+  constructor(feed: EventFeed, settings: EventStreamSettings, timers: StreamTimers, pauseFactor = FLUSH_PAUSE_FACTOR, maxGapMs = MAX_FLUSH_GAP_MS) {
     this.feed = feed;
     this.settings = settings;
     this.#timers = timers;
     this.#pauseFactor = pauseFactor;
+    this.#maxGapMs = maxGapMs;
   }
 
   get size(): number {
@@ -101,7 +103,7 @@ export class EventFanOut implements StreamHub {
     // A stream cut while it writes leaves the set during the loop, which a Set allows.
     for (const stream of this.#streams) stream.receive(batch);
     this.#lastFlush = performance.now();
-    this.#gapMs = this.#pauseFactor === 0 ? 0 : Math.min(MAX_FLUSH_GAP_MS, Math.max(MIN_FLUSH_GAP_MS, this.#pauseFactor * (this.#lastFlush - started)));
+    this.#gapMs = this.#pauseFactor === 0 ? 0 : Math.min(this.#maxGapMs, Math.max(MIN_FLUSH_GAP_MS, this.#pauseFactor * (this.#lastFlush - started)));
   }
 
   #keepAlive(): void {
