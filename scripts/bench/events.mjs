@@ -4,7 +4,7 @@
 // Alone, with small numbers: node scripts/bench/events.mjs --streams 20 --rate 50 --seconds 2
 import { createHash } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { request } from "node:http";
+import { fork } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { Pool } from "undici";
 import { load } from "./lib/load.mjs";
 import { withPetstoreServer } from "./lib/petstore-server.mjs";
-import { killAll, memoryOf } from "./lib/processes.mjs";
+import { cpuMsOf, killAll, memoryOf, pinSelf } from "./lib/processes.mjs";
 import { formatTable, row } from "./lib/report.mjs";
 import { SECRETS, UNLIMITED, writePetstoreDb } from "./lib/seed.mjs";
 
@@ -31,26 +31,31 @@ export async function eventsRows(ctx, { streams = 1_000, rate = 1_000, seconds =
     await load({ url: listUrl, headers, seconds: ctx.plan.warmupSeconds, expect: 200 });
     const getWithout = await load({ url: listUrl, headers, seconds: ctx.plan.seconds, expect: 200, pid: server.pid });
     const rssWithout = memoryOf(server.pid).rssMb;
-    ctx.log(`events: without streams ${getWithout.rps.toFixed(0)} req/s, RSS ${rssWithout.toFixed(0)} MB; opening ${streams} streams`);
+    ctx.log(`events: without streams ${getWithout.rps.toFixed(0)} req/s (server CPU ${getWithout.cpuUsPerRequest.toFixed(0)} µs each), RSS ${rssWithout.toFixed(0)} MB; opening ${streams} streams`);
     const subscribers = await openStreams(server.origin, streams);
     try {
+      const cpuBefore = cpuMsOf(server.pid);
       const delivery = await createsAtRate(server.origin, subscribers, rate, seconds);
-      ctx.log(`events: ${delivery.created} creates, p99 delivery ${delivery.p99.toFixed(1)} ms, ${delivery.missing} deliveries missing`);
+      delivery.serverCpuMsPerCreate = (cpuMsOf(server.pid) - cpuBefore) / delivery.created;
+      ctx.log(
+        `events: ${delivery.created} creates (${delivery.createdPerSecond.toFixed(0)}/s), delivery p50 ${delivery.p50.toFixed(1)} ms, p99 ${delivery.p99.toFixed(1)} ms, ` +
+          `${delivery.missing} deliveries missing, subscriber process at ${(delivery.subscriberCpuShare * 100).toFixed(0)}% of a core, ` +
+          `server CPU ${delivery.serverCpuMsPerCreate.toFixed(2)} ms per create`,
+      );
       const rssWith = memoryOf(server.pid).rssMb;
       const getWith = await load({ url: listUrl, headers, seconds: ctx.plan.seconds, expect: 200, pid: server.pid });
-      ctx.log(`events: with ${streams} idle streams ${getWith.rps.toFixed(0)} req/s, RSS ${rssWith.toFixed(0)} MB`);
+      ctx.log(`events: with ${streams} idle streams ${getWith.rps.toFixed(0)} req/s (server CPU ${getWith.cpuUsPerRequest.toFixed(0)} µs each), RSS ${rssWith.toFixed(0)} MB`);
       ctx.runs.events = { streams, rate, seconds, delivery, getWithout, getWith, rssWithout, rssWith };
-      const missing = delivery.missing > 0 ? `${delivery.missing} deliveries missing` : undefined;
       return [
         row({ id: "8", scenario: `events: ${streams} streams, creates at ${rate}/s: delivery p99`, figure: delivery.p99, unit: "ms",
-          goal: ["<", 100], absolute: true, problem: missing }),
+          goal: ["<", 100], absolute: true, problem: deliveryProblem(delivery, rate) }),
         row({ id: "8", scenario: `  server RSS with ${streams} streams`, figure: rssWith, unit: "MB", baseline: rssWithout,
           baselineName: "no streams", goal: ["<", 2] }),
         row({ id: "8", scenario: `  GET /v1/pets?limit=20 with ${streams} idle streams`, figure: getWith.rps, unit: "req/s",
           baseline: getWithout.rps, baselineName: "no streams", goal: [">=", 0.9], problem: getWith.problem ?? getWithout.problem }),
       ];
     } finally {
-      for (const subscriber of subscribers) subscriber.close();
+      subscribers.close();
     }
   });
 }
@@ -69,89 +74,90 @@ async function writeDbWithStreamKeys(path, keys) {
   await writeFile(path, JSON.stringify(data));
 }
 
-/** N streams on plain sockets; each notes when each pet's event reached it. */
+/** N streams in a process of their own (lib/event-subscribers.mjs), which notes when each pet's event reached each of them. */
 async function openStreams(origin, count) {
-  const url = new URL(`${origin}/v1/events?types=pet.created`);
-  const opened = [];
-  for (let n = 0; n < count; n++) {
-    opened.push(
-      new Promise((resolve, reject) => {
-        const seen = new Map();
-        const req = request(url, { headers: { authorization: `Bearer ${streamSecret(Math.floor(n / STREAMS_PER_KEY))}` }, agent: false }, (res) => {
-          if (res.statusCode !== 200) return reject(new Error(`stream ${n}: HTTP ${res.statusCode}`));
-          res.setEncoding("utf8");
-          let tail = "";
-          res.on("data", (chunk) => {
-            const now = performance.now();
-            const text = tail + chunk;
-            for (const match of text.matchAll(/"data":\{"id":(\d+)/g)) seen.set(Number(match[1]), now);
-            tail = text.slice(-40);
-          });
-          resolve({ seen, close: () => req.destroy() });
-        });
-        req.on("error", reject);
-        req.end();
-      }),
-    );
-  }
-  return Promise.all(opened);
+  const child = fork(fileURLToPath(new URL("./lib/event-subscribers.mjs", import.meta.url)), [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const next = () => new Promise((resolve, reject) => {
+    child.once("message", resolve);
+    child.once("exit", (code) => reject(new Error(`the subscriber process exited (${code})`)));
+  });
+  const secrets = Array.from({ length: count }, (_, n) => streamSecret(Math.floor(n / STREAMS_PER_KEY)));
+  child.send({ open: { origin, path: "/v1/events?types=pet.created", secrets } });
+  const answer = await next();
+  if (answer.failed) throw new Error(`opening the streams: ${answer.failed}`);
+  return {
+    /** Latency per pet = the last subscriber's arrival - its 201; and the subscriber process's CPU share. */
+    async measure(created) {
+      child.send({ created: [...created] });
+      return (await next()).result;
+    },
+    close: () => child.connected && child.send({ close: true }),
+  };
 }
 
-/** POSTs at `rate` a second for `seconds`, then waits for the stragglers; latency per pet = last subscriber's arrival - its 201. */
+/** POSTs at `rate` a second for `seconds`, then asks the subscribers when each event reached them. */
 async function createsAtRate(origin, subscribers, rate, seconds) {
   const createdAt = new Map();
   const headers = { authorization: `Bearer ${SECRETS.load}`, "content-type": "application/json" };
   const body = JSON.stringify({ name: "Streamed", categoryId: 1 });
-  const tickMs = 10;
-  const perTick = rate / (1000 / tickMs);
   const pending = [];
-  let owed = 0;
   // A bounded pool, as a real client has: fetch would open a connection per request in flight, and
   // a thousand connects beside a thousand streams time out in the listen backlog.
   const pool = new Pool(origin, { connections: 32 });
-  const end = performance.now() + seconds * 1000;
-  while (performance.now() < end) {
-    owed += perTick;
-    for (; owed >= 1; owed--) {
+  const started = performance.now();
+  const end = started + seconds * 1000;
+  // Paced by the clock, not by the ticks: a late timer sends what it owes, so the rate holds.
+  for (let now = started; now < end; now = performance.now()) {
+    const owed = Math.floor(((now - started) / 1000) * rate) + 1;
+    while (pending.length < owed) {
       pending.push(
         pool.request({ path: "/v1/pets", method: "POST", headers, body }).then(async (response) => {
           const pet = await response.body.json();
-          createdAt.set(pet.id, performance.now());
+          createdAt.set(pet.id, performance.timeOrigin + performance.now());
         }),
       );
     }
-    await new Promise((resolve) => setTimeout(resolve, tickMs));
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
   await Promise.all(pending);
+  const createdPerSecond = createdAt.size / ((performance.now() - started) / 1000);
   await pool.close();
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
-  const latencies = [];
-  let missing = 0;
-  for (const [id, at] of createdAt) {
-    let last = at;
-    for (const subscriber of subscribers) {
-      const arrived = subscriber.seen.get(id);
-      if (arrived === undefined) missing++;
-      else last = Math.max(last, arrived);
-    }
-    latencies.push(last - at);
-  }
+  const { latencies, missing, cpuMs, wallMs } = await subscribers.measure(createdAt);
   latencies.sort((a, b) => a - b);
-  return { created: createdAt.size, p99: latencies[Math.floor(latencies.length * 0.99)] ?? NaN, missing };
+  return {
+    created: createdAt.size,
+    createdPerSecond,
+    p50: latencies[Math.floor(latencies.length * 0.5)] ?? NaN,
+    p99: latencies[Math.floor(latencies.length * 0.99)] ?? NaN,
+    missing,
+    subscriberCpuShare: cpuMs / wallMs,
+  };
+}
+
+/** Why a delivery figure is not the server's: missing events, creates below the asked rate, or a saturated subscriber process. */
+function deliveryProblem(delivery, rate) {
+  const problems = [];
+  if (delivery.missing > 0) problems.push(`${delivery.missing} deliveries missing`);
+  if (delivery.createdPerSecond < rate * 0.95) problems.push(`creates ran at ${delivery.createdPerSecond.toFixed(0)}/s, not ${rate}/s`);
+  if (delivery.subscriberCpuShare > 0.9) problems.push(`the subscriber process used ${(delivery.subscriberCpuShare * 100).toFixed(0)}% of its core`);
+  return problems.length > 0 ? problems.join("; ") : undefined;
 }
 
 function withServer(ctx, db, work) {
-  return withPetstoreServer({ root: ctx.root, db, name: "petstore serve (events)" }, work);
+  // --profile DIR (alone only): the server writes a CPU profile there when it stops.
+  const nodeArgs = ctx.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${ctx.profileDir}`] : [];
+  return withPetstoreServer({ root: ctx.root, db, name: "petstore serve (events)", nodeArgs }, work);
 }
 
 // Run alone: the scenario only, with the numbers given (the whole bench runs it from scenarios.mjs).
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { streams: { type: "string", default: "1000" }, rate: { type: "string", default: "1000" }, seconds: { type: "string", default: "5" } } });
+  const { values } = parseArgs({ options: { streams: { type: "string", default: "1000" }, rate: { type: "string", default: "1000" }, seconds: { type: "string", default: "5" }, profile: { type: "string" } } });
   const seconds = Number(values.seconds);
   const work = await mkdtemp(join(tmpdir(), "petstore-bench-events-"));
   process.once("exit", killAll);
+  pinSelf();
   try {
-    const ctx = { root: fileURLToPath(new URL("../../", import.meta.url)), work, plan: { seconds, warmupSeconds: 0.5, postSeconds: seconds }, runs: {}, log: (line) => console.error(line) };
+    const ctx = { root: fileURLToPath(new URL("../../", import.meta.url)), work, plan: { seconds, warmupSeconds: 0.5, postSeconds: seconds }, runs: {}, log: (line) => console.error(line), profileDir: values.profile };
     const rows = await eventsRows(ctx, { streams: Number(values.streams), rate: Number(values.rate), seconds });
     console.log(formatTable(rows));
   } finally {

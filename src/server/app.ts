@@ -151,7 +151,7 @@ function handlers(deps: AppDeps): Handlers<OperationId> {
     streamEvents: (event) => {
       // An app built without a feed (a unit test of other routes) has no stream to give.
       if (!deps.events) throw new ApiHttpError("not_found", "this server does not serve events");
-      return streamEvents(event, { ...deps.events, keys: deps.keys });
+      return streamEvents(event, { ...deps.events, keys: deps.keys, logger: deps.logger });
     },
   };
 }

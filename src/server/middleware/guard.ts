@@ -1,4 +1,4 @@
-import type { H3Event, Middleware } from "h3";
+import { HTTPResponse, type H3Event, type Middleware } from "h3";
 import { STATUS_CODES } from "node:http";
 import { FastResponse } from "srvx";
 import { API_PREFIX } from "../../contract/constants.js";
@@ -94,8 +94,8 @@ export function createGuard(deps: GuardDeps): Middleware {
     if (isJsonValue(result)) return jsonResponse(event, result, headers);
     if (result instanceof NotModified) return notModified(event, result, headers);
     if (result === null && event.res.status === 204) return withoutBody(event, headers);
-    // A Response of the handler's own (the event stream) keeps its Cache-Control.
-    setHeaders(event, result instanceof Response && result.headers.has("cache-control") ? headers.filter(([name]) => name !== "cache-control") : headers);
+    // A response of the handler's own (the event stream) keeps its Cache-Control.
+    setHeaders(event, ownsCacheControl(result) ? headers.filter(([name]) => name !== "cache-control") : headers);
     return withReasonPhrase(event, result);
   };
 }
@@ -228,6 +228,11 @@ function fastResponse(event: H3Event, status: number, body: string, headers: Hea
   const encoded = encodeAnswer(event.req.headers.get("accept-encoding"), status, body, headers);
   const init = { status, statusText: STATUS_CODES[status], headers };
   return new FastResponse(event.req.method === "HEAD" ? null : encoded, init);
+}
+
+/** The event stream answers with an HTTPResponse (its body piped to the socket) rather than a Response. */
+function ownsCacheControl(result: unknown): boolean {
+  return (result instanceof Response || result instanceof HTTPResponse) && result.headers.has("cache-control");
 }
 
 function isJsonValue(result: unknown): result is object {

@@ -1,12 +1,14 @@
 // GET /v1/events: the changes of the store as Server-Sent Events (see src/contract/events.ts).
-import type { H3Event } from "h3";
+import { HTTPResponse, type H3Event } from "h3";
 import { isEventType, type EventType } from "../../contract/events.js";
 import { EVENT_TYPES_MAX_LENGTH } from "../../contract/limits.js";
 import { queryParameters } from "../../contract/routes.js";
 import type { EventFeed } from "../../store/event-feed.js";
 import type { KeyStore } from "../../store/key-store.js";
+import type { ServerLogger } from "../request-log.js";
 import { ApiHttpError, invalidParameter } from "../errors.js";
-import { openEventStream, type EventStreamSettings, type StreamTimers } from "../events/event-stream.js";
+import { EventFanOut } from "../events/event-fan-out.js";
+import { EventStream, type EventStreamSettings, type StreamTimers } from "../events/event-stream.js";
 import type { StreamRegistry } from "../events/stream-registry.js";
 import { readQuery, safeEcho } from "../internal/query.js";
 
@@ -19,10 +21,26 @@ export interface EventRouteDeps {
   keys: KeyStore;
   settings: EventStreamSettings;
   timers: StreamTimers;
+  /** Where a stream cut for a slow consumer is told. */
+  logger?: Pick<ServerLogger, "warn">;
 }
 
-/** streamEvents: validates, takes one of the key's stream slots, and answers with the stream. */
-export function streamEvents(event: H3Event, deps: EventRouteDeps): Response {
+const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store, no-transform", "x-accel-buffering": "no" };
+
+// One fan-out per registry (that is, per server), made on its first stream.
+const fanOuts = new WeakMap<StreamRegistry, EventFanOut>();
+
+function fanOutOf(deps: EventRouteDeps): EventFanOut {
+  let found = fanOuts.get(deps.streams);
+  if (!found) fanOuts.set(deps.streams, (found = new EventFanOut(deps.feed, deps.settings, deps.timers)));
+  return found;
+}
+
+/**
+ * streamEvents: validates, takes one of the key's stream slots, and answers with the stream: an
+ * HTTPResponse whose body srvx pipes to the socket (see EventStream), with no web stream between.
+ */
+export function streamEvents(event: H3Event, deps: EventRouteDeps): HTTPResponse {
   const query = readQuery(event.url, PARAMETERS);
   const types = parseTypes(query.types);
   const lastId = parseEventId("Last-Event-ID", event.req.headers.get("last-event-id") ?? undefined) ?? parseEventId("lastEventId", query.lastEventId);
@@ -32,21 +50,22 @@ export function streamEvents(event: H3Event, deps: EventRouteDeps): Response {
   if (!deps.streams.tryAdd(keyId, slot)) {
     throw new ApiHttpError("too_many_streams", `this key already holds the most open event streams allowed; close one first`);
   }
-  const stream = openEventStream(
+  const stream = new EventStream(
     { types, lastId },
     {
-      feed: deps.feed,
-      settings: deps.settings,
-      timers: deps.timers,
+      hub: fanOutOf(deps),
+      keyId,
       // Looked up again, not remembered: a revocation on another instance counts too.
       isRevoked: async () => (principal ? ((await deps.keys.findByHash(principal.hash))?.revokedAt ?? null) !== null : false),
       onEnd: () => deps.streams.remove(keyId, slot),
+      onCut: (unsentBytes) =>
+        deps.logger?.warn(`event stream cut: its client left ${unsentBytes} bytes unread (the limit is ${deps.settings.maxUnsentBytes}); it can resume with Last-Event-ID`, {
+          keyId,
+          unsentBytes,
+        }),
     },
   );
-  return new Response(stream.body, {
-    status: 200,
-    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store, no-transform", "x-accel-buffering": "no" },
-  });
+  return new HTTPResponse(stream, { status: 200, headers: SSE_HEADERS });
 }
 
 function parseTypes(raw: string | undefined): ReadonlySet<EventType> | undefined {

@@ -1,0 +1,104 @@
+// The subscriber side of the events scenario, in a process of its own so that reading a
+// thousand streams never delays the creates' clock (or the other way round). Forked by
+// events.mjs; messages over IPC:
+//   in  { open: { origin, path, secrets: string[] } }  -> out { opened: n } or { failed }
+//   in  { created: [[petId, at], ...] }                 -> out { result: { latencies, missing, cpuMs, wallMs } }
+// Times are absolute (timeOrigin + now) so the two processes' clocks compare.
+//
+// Each stream is a bare socket with a hand-written GET: the HTTP parser and a readable stream per
+// response cost more than the server's own writes did. A pet's event counts as arrived when the
+// bytes up to the end of its event ("\n\n") are in; chunk-size lines between events are skipped
+// by the scan (the server writes whole events, and a parse error would show as missing events).
+import { connect } from "node:net";
+
+const MARK = Buffer.from('"data":{"id":');
+const END = Buffer.from("\n\n");
+const MAX_PET_ID = 1 << 22;
+const arrival = new Float64Array(MAX_PET_ID);
+const seenBy = new Uint16Array(MAX_PET_ID);
+const sockets = [];
+let startCpu;
+let startWall;
+
+const now = () => performance.timeOrigin + performance.now();
+
+/** Scans the complete events in `buffer` (up to its last "\n\n"); returns the bytes to keep for the next chunk. */
+function scan(buffer, at) {
+  const end = buffer.lastIndexOf(END);
+  if (end < 0) return buffer;
+  for (let from = buffer.indexOf(MARK); from >= 0 && from < end; from = buffer.indexOf(MARK, from + MARK.length)) {
+    let id = 0;
+    for (let n = from + MARK.length; ; n++) {
+      const digit = buffer[n] - 48;
+      if (digit < 0 || digit > 9) break;
+      id = id * 10 + digit;
+    }
+    if (id < MAX_PET_ID) {
+      if (at > arrival[id]) arrival[id] = at;
+      seenBy[id]++;
+    }
+  }
+  return buffer.subarray(end + END.length);
+}
+
+function openOne(url, path, secret) {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: url.hostname, port: Number(url.port) });
+    let head = true;
+    let rest = Buffer.alloc(0);
+    socket.setNoDelay(true);
+    socket.once("error", reject);
+    socket.on("connect", () =>
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${secret}\r\nAccept: text/event-stream\r\n\r\n`),
+    );
+    socket.on("data", (chunk) => {
+      const at = now();
+      let buffer = rest.length === 0 ? chunk : Buffer.concat([rest, chunk]);
+      if (head) {
+        const headEnd = buffer.indexOf("\r\n\r\n");
+        if (headEnd < 0) return void (rest = buffer);
+        const status = buffer.subarray(0, 12).toString("latin1");
+        if (!status.startsWith("HTTP/1.1 200")) return reject(new Error(`stream: ${buffer.subarray(0, headEnd).toString("latin1")}`));
+        head = false;
+        buffer = buffer.subarray(headEnd + 4);
+        resolve(socket);
+      }
+      // Copied when kept, so a small tail never pins a whole chunk.
+      const kept = scan(buffer, at);
+      rest = kept.length === 0 ? Buffer.alloc(0) : Buffer.from(kept);
+    });
+  });
+}
+
+async function open({ origin, path, secrets }) {
+  const url = new URL(origin);
+  // A few at a time: a thousand connects at once overflow the listen backlog.
+  for (let n = 0; n < secrets.length; n += 50) {
+    sockets.push(...(await Promise.all(secrets.slice(n, n + 50).map((secret) => openOne(url, path, secret)))));
+  }
+  startCpu = process.cpuUsage();
+  startWall = now();
+}
+
+async function report(created) {
+  const deadline = now() + 5_000;
+  const allIn = () => created.every(([id]) => seenBy[id] >= sockets.length);
+  while (!allIn() && now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  const cpu = process.cpuUsage(startCpu);
+  const latencies = [];
+  let missing = 0;
+  for (const [id, at] of created) {
+    missing += Math.max(0, sockets.length - seenBy[id]);
+    if (seenBy[id] > 0) latencies.push(Math.max(0, arrival[id] - at));
+  }
+  return { latencies, missing, cpuMs: (cpu.user + cpu.system) / 1000, wallMs: now() - startWall };
+}
+
+process.on("message", (message) => {
+  if (message.open) open(message.open).then(() => process.send({ opened: sockets.length }), (error) => process.send({ failed: String(error) }));
+  if (message.created) report(message.created).then((result) => process.send({ result }));
+  if (message.close) {
+    for (const socket of sockets) socket.destroy();
+    process.disconnect();
+  }
+});
