@@ -112,4 +112,12 @@ describe("the bundle", () => {
     expect([...reached].filter(heavy)).toEqual([]);
     expect([...reached].some((file) => file.startsWith("undici-transport-"))).toBe(false);
   });
+
+  it("starts from one file: cli.js imports no other file of dist/ statically", () => {
+    // Each file costs the ESM loader a resolve, a read and a compile (scripts/build/two-part-bundle.mjs).
+    const text = readFileSync(join(dist, "cli.js"), "utf8");
+    const staticLocal = [...text.matchAll(/(?:from\s*|import\s+)"(\.\/[^"]+)"/g)].map((match) => match[1]);
+    expect(staticLocal).toEqual([]);
+    expect(importsOf("cli.js").local.length).toBeGreaterThan(0);
+  });
 });
