@@ -26,10 +26,12 @@ try {
     });
     return wallTimes(commands, { runs: Number(values.runs), env });
   });
-  const baseline = results["node -e ''"].median;
+  const baseline = results["node -e ''"];
   bins.forEach((bin, index) => index > 0 && console.log(`[${index}] ${bin}`));
-  for (const [name, { median }] of Object.entries(results)) {
-    console.log(`${name.padEnd(24)} ${median.toFixed(1).padStart(7)} ms  ${(median / baseline).toFixed(2)}x`);
+  console.log(`${"".padEnd(24)} median wall       mean CPU`);
+  for (const [name, { median, cpuMean }] of Object.entries(results)) {
+    const wall = `${median.toFixed(1).padStart(7)} ms ${(median / baseline.median).toFixed(2)}x`;
+    console.log(`${name.padEnd(24)} ${wall}  ${cpuMean.toFixed(1).padStart(6)} ms ${(cpuMean / baseline.cpuMean).toFixed(2)}x`);
   }
 } finally {
   await rm(work, { recursive: true, force: true });

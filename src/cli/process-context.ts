@@ -1,6 +1,7 @@
 // The context of a real run: the process's streams and environment, the config file, undici,
 // the terminal. Built once by bin/petstore.js; nothing else reads `process`.
 import { homedir } from "node:os";
+import { isatty } from "node:tty";
 import { configFilePath, fileConfigStore } from "./config-file.js";
 import type { CliContext, ClientBase, Pager } from "./context.js";
 // Types only: the HTTP client and undici are loaded by the first request, never at start-up.
@@ -17,7 +18,9 @@ export function createProcessContext(): CliContext {
       stdout: process.stdout,
       stderr: process.stderr,
       readStdin: () => readAll(process.stdin),
-      isStdinTTY: process.stdin.isTTY === true,
+      // Not process.stdin.isTTY: the first touch of process.stdin builds its stream (a ReadStream
+      // over /dev/null, a socket over a pipe), seen at ~3% of `pets list`'s start-up.
+      isStdinTTY: isatty(0),
       isStdoutTTY: process.stdout.isTTY === true,
       isStderrTTY: process.stderr.isTTY === true,
       columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,

@@ -57,10 +57,13 @@ export function listCommand(ctx: CliContext): Command {
 export async function runList(options: ListOptions, ctx: CliContext): Promise<Outcome> {
   // Every pet as JSON into a pipe or a file: streamed, so 100,000 pets cost one page of memory.
   if (options.limit === undefined && options.settings.json && !ctx.io.isStdoutTTY) return streamAll(options, ctx);
-  const { printPets } = await import("../../output/pets.js");
-  const { createProgress } = await import("../../output/progress.js");
-  const { stderrOf } = await import("../../output/stream.js");
-  const { printPaged } = await import("../../output/pager.js");
+  // Side by side, not one after another: each is a file read.
+  const [{ printPets }, { createProgress }, { stderrOf }, { printPaged }] = await Promise.all([
+    import("../../output/pets.js"),
+    import("../../output/progress.js"),
+    import("../../output/stream.js"),
+    import("../../output/pager.js"),
+  ]);
   const progress = createProgress(stderrOf(ctx, options.settings));
   const { pets, more } = await withClient(ctx, options.settings, (api) => fetchPets(api, options, progress)).finally(() =>
     progress.done(),
