@@ -1,6 +1,6 @@
-// Bundles the CLI into dist/ as ESM: one file for start-up, dist/cli.js (commander, chalk and
-// every module main.ts imports statically; before, esbuild's splitting made that cli.js and 20
-// chunks), and lazily imported chunks for each command, so `pets list` never loads the server
+// Bundles the CLI into dist/: one CommonJS file for start-up, dist/cli.cjs (commander, chalk and
+// every module main.ts imports statically; before, esbuild's splitting made an ESM cli.js and 20
+// chunks), and lazily imported ESM chunks for each command, so `pets list` never loads the server
 // (scripts/build/two-part-bundle.mjs). The engines are
 // chunks of their own too (open-backends.ts imports each with `await import()` once chosen), with
 // pg and ioredis bundled inside them: `serve --db file.json` never evaluates either (checked by

@@ -1,21 +1,25 @@
-// The CLI as two esbuild builds, so that starting it reads one file instead of twenty.
+// The CLI as two esbuild builds, so that starting it reads one CommonJS file instead of twenty ESM files.
 //
 // With `splitting`, esbuild puts every module shared by the start-up code and any lazily imported
 // module into a chunk of its own, one per set of importers: `--help` opened cli.js and 20 such
 // chunks, and each file costs the ESM loader a resolve, a read and a compile. Here:
-// 1. the start-up part: src/cli/main.ts and everything it imports statically, in dist/cli.js alone.
-//    Its `await import()`s of other modules point at the lazy part's entries, by fixed names.
-// 2. the lazy part: those modules (the commands' work, undici, the prompts, the server), split as
-//    before. What they import from the start-up part is not bundled again but taken from cli.js
-//    (`__petstoreModules`), so a class such as ApiError exists once and `instanceof` holds.
+// 1. the start-up part: src/cli/main.ts and everything it imports statically, in dist/cli.cjs
+//    alone. CommonJS, required by bin/petstore.js (CommonJS too), so that a command that loads
+//    nothing lazily (--help) never starts Node's ESM loader. Its `await import()`s of other modules
+//    point at the lazy part's entries, by fixed names.
+// 2. the lazy part: those modules (the commands' work, undici, the prompts, the server), ESM split
+//    as before. What they import from the start-up part is not bundled again but taken from
+//    cli.cjs (`__petstoreModules`; Node hands ESM the instance `require` loaded), so a class such
+//    as ApiError exists once and `instanceof` holds.
 import { createHash } from "node:crypto";
 import { basename, relative } from "node:path";
 
 const STARTUP = "petstore-startup";
 const SHARED = "petstore-shared";
+const STARTUP_FILE = "cli.cjs";
 
 /**
- * Builds `entry` into `${outdir}/cli.js` and its lazily imported modules beside it.
+ * Builds `entry` into `${outdir}/cli.cjs` and its lazily imported modules beside it.
  * `options` are esbuild's common options (platform, target, plugins, external, banner, ...).
  */
 export async function buildTwoParts(esbuild, { entry, outdir, root, options }) {
@@ -45,10 +49,12 @@ export async function buildTwoParts(esbuild, { entry, outdir, root, options }) {
   await esbuild.build({
     ...options,
     stdin: { contents: startupEntry(entry, shared, root), resolveDir: root, sourcefile: "cli-entry.js", loader: "js" },
-    outfile: `${outdir}/cli.js`,
+    outfile: `${outdir}/${STARTUP_FILE}`,
     bundle: true,
     splitting: false,
-    format: "esm",
+    format: "cjs",
+    // The ESM banner (a `require` made from import.meta.url) has no place in CommonJS.
+    banner: undefined,
     plugins: [...(options.plugins ?? []), lazyImportPlugin(startup.modules, lazyName)],
   });
   await lazyBuild(names, true);
@@ -91,13 +97,13 @@ function lazyImportPlugin(startup, lazyName, targets) {
   };
 }
 
-/** In the lazy part, a module of ours that start-up already evaluated is taken from cli.js. */
+/** In the lazy part, a module of ours that start-up already evaluated is taken from cli.cjs. */
 function sharePlugin(startup, root, names) {
   const shareable = (path) => startup.has(path) && path.startsWith(`${root}/src/`) && path.endsWith(".ts");
   return {
     name: "share-startup-modules",
     setup(build) {
-      build.onResolve({ filter: new RegExp(`^${STARTUP}$`) }, () => ({ path: "./cli.js", external: true }));
+      build.onResolve({ filter: new RegExp(`^${STARTUP}$`) }, () => ({ path: `./${STARTUP_FILE}`, external: true }));
       build.onResolve({ filter: /^\./ }, async (args) => {
         if (args.namespace === SHARED || args.pluginData === "resolving") return undefined;
         const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: "resolving" });

@@ -80,9 +80,9 @@ describe("the bundle", () => {
   };
 
   it("never loads the server's modules (h3, listhen, lowdb) or zod for a client command", () => {
-    // Everything cli.js can reach, statically or lazily, except the chunk behind `serve`.
+    // Everything cli.cjs can reach, statically or lazily, except the chunk behind `serve`.
     const reached = new Set<string>();
-    const queue = ["cli.js"];
+    const queue = ["cli.cjs"];
     while (queue.length > 0) {
       const file = queue.pop()!;
       if (reached.has(file) || /^(serve|openapi)-/.test(file)) continue;
@@ -100,7 +100,7 @@ describe("the bundle", () => {
       return [...text.matchAll(/(?:from\s*|import\s+)"([^"]+)"/g)].map((match) => match[1]!);
     };
     const reached = new Set<string>();
-    const queue = ["cli.js"];
+    const queue = ["cli.cjs"];
     while (queue.length > 0) {
       const file = queue.pop()!;
       if (reached.has(file)) continue;
@@ -113,11 +113,13 @@ describe("the bundle", () => {
     expect([...reached].some((file) => file.startsWith("undici-transport-"))).toBe(false);
   });
 
-  it("starts from one file: cli.js imports no other file of dist/ statically", () => {
-    // Each file costs the ESM loader a resolve, a read and a compile (scripts/build/two-part-bundle.mjs).
-    const text = readFileSync(join(dist, "cli.js"), "utf8");
-    const staticLocal = [...text.matchAll(/(?:from\s*|import\s+)"(\.\/[^"]+)"/g)].map((match) => match[1]);
-    expect(staticLocal).toEqual([]);
-    expect(importsOf("cli.js").local.length).toBeGreaterThan(0);
+  it("starts from one CommonJS file: cli.cjs loads no other file of dist/ but lazily", () => {
+    // Each file costs a resolve, a read and a compile, and an ESM file starts Node's ESM loader
+    // (scripts/build/two-part-bundle.mjs).
+    const text = readFileSync(join(dist, "cli.cjs"), "utf8");
+    const eager = [...text.matchAll(/(?:from\s*|import\s+|require\(\s*)"(\.\.?\/[^"]+)"/g)].map((match) => match[1]);
+    expect(eager).toEqual([]);
+    expect(importsOf("cli.cjs").local.length).toBeGreaterThan(0);
+    expect(readFileSync(fileURLToPath(new URL("../../../bin/petstore.js", import.meta.url)), "utf8")).toContain('require("../dist/cli.cjs")');
   });
 });
