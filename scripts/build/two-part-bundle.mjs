@@ -9,7 +9,7 @@
 //    point at the lazy part's entries, by fixed names.
 // 2. the lazy part: those modules (the commands' work, undici, the prompts, the server), ESM split
 //    as before. What they import from the start-up part is not bundled again but taken from
-//    cli.cjs (`__petstoreModules`; Node hands ESM the instance `require` loaded), so a class such
+//    cli.cjs (`__petstoreModules`, through `require`: the instance bin/petstore.js loaded), so a class such
 //    as ApiError exists once and `instanceof` holds.
 import { createHash } from "node:crypto";
 import { basename, relative } from "node:path";
@@ -122,7 +122,9 @@ function sharePlugin(startup, root, names) {
 function sharedModule(key, exported) {
   if (exported === undefined) throw new Error(`no export names for ${key}`);
   const list = exported.join(", ");
-  return `import { __petstoreModules } from "${STARTUP}";\nexport const { ${list} } = __petstoreModules[${JSON.stringify(key)}];\n`;
+  // require, not import: ESM importing a CommonJS file runs cjs-module-lexer over all of it to find
+  // its exports (measured: a seventh of `pets list`); require returns the instance bin/ loaded.
+  return `const { __petstoreModules } = require("${STARTUP}");\nexport const { ${list} } = __petstoreModules[${JSON.stringify(key)}];\n`;
 }
 
 function startupEntry(entry, shared, root) {
