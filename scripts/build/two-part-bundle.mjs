@@ -43,7 +43,7 @@ export async function buildTwoParts(esbuild, { entry, outdir, root, options }) {
       plugins: [...(options.plugins ?? []), sharePlugin(startup.modules, root, shareNames)],
     });
   const probe = await lazyBuild(undefined, false);
-  const shared = [...new Set(Object.keys(probe.metafile.inputs).filter((key) => key.startsWith(`${SHARED}:`)).map((key) => key.slice(SHARED.length + 1)))];
+  const shared = [...new Set(Object.keys(probe.metafile.inputs).filter((key) => key.startsWith(`${SHARED}:`)).map((key) => key.slice(SHARED.length + 1).replace(/\?from=.*$/, "")))];
   const names = await exportNames(esbuild, shared, root, options);
   // The start-up part, exporting the shared modules' namespaces for the lazy part.
   await esbuild.build({
@@ -108,7 +108,10 @@ function sharePlugin(startup, root, names) {
         if (args.namespace === SHARED || args.pluginData === "resolving") return undefined;
         const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: "resolving" });
         if (resolved.errors.length > 0) return { errors: resolved.errors };
-        return shareable(resolved.path) ? { path: relative(root, resolved.path), namespace: SHARED } : undefined;
+        if (!shareable(resolved.path)) return undefined;
+        // One stub per importer: stubs shared by two entries would become chunks of their own,
+        // each one more file to load; a copy costs a line, and the module it reads is still one.
+        return { path: relative(root, resolved.path), namespace: SHARED, suffix: `?from=${relative(root, args.importer)}` };
       });
       build.onLoad({ filter: /.*/, namespace: SHARED }, (args) => ({
         contents: names === undefined ? "" : sharedModule(args.path, names.get(args.path)),
