@@ -30,6 +30,9 @@ await rm(outdir, { recursive: true, force: true });
 await buildTwoParts(esbuild, {
   entry: fileURLToPath(new URL("../src/cli/main.ts", import.meta.url)),
   outdir,
+  // undici and petstore's transport over it, as CommonJS required on the first request: `pets list`
+  // then never starts the ESM loader either.
+  cjsLeaves: ["src/cli/internal/undici-transport.ts"],
   root: fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, ""),
   options: {
     platform: "node",

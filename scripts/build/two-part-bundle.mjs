@@ -17,12 +17,14 @@ import { basename, relative } from "node:path";
 const STARTUP = "petstore-startup";
 const SHARED = "petstore-shared";
 const STARTUP_FILE = "cli.cjs";
+const LEAF = "petstore-cjs-leaf";
 
 /**
  * Builds `entry` into `${outdir}/cli.cjs` and its lazily imported modules beside it.
  * `options` are esbuild's common options (platform, target, plugins, external, banner, ...).
  */
-export async function buildTwoParts(esbuild, { entry, outdir, root, options }) {
+export async function buildTwoParts(esbuild, { entry, outdir, root, options, cjsLeaves = [] }) {
+  const leaves = new Set(cjsLeaves.map((path) => `${root}/${path}`));
   const lazyName = (path) => `${basename(path).replace(/\.[cm]?[jt]s$/, "")}-${hash(relative(root, path))}`;
   // Pass 0: what start-up loads statically, with every lazy import left out.
   const startup = await startupModules(esbuild, { entry, root, options, lazyName });
@@ -31,7 +33,8 @@ export async function buildTwoParts(esbuild, { entry, outdir, root, options }) {
   const lazyBuild = (shareNames, write) =>
     esbuild.build({
       ...options,
-      entryPoints: lazyEntries,
+      // The probe sees the CommonJS leaves too: their shared modules need export names as well.
+      entryPoints: write ? Object.fromEntries(Object.entries(lazyEntries).filter(([, path]) => !leaves.has(path))) : lazyEntries,
       outdir,
       bundle: true,
       splitting: true,
@@ -55,9 +58,22 @@ export async function buildTwoParts(esbuild, { entry, outdir, root, options }) {
     format: "cjs",
     // The ESM banner (a `require` made from import.meta.url) has no place in CommonJS.
     banner: undefined,
-    plugins: [...(options.plugins ?? []), lazyImportPlugin(startup.modules, lazyName)],
+    plugins: [...(options.plugins ?? []), lazyImportPlugin(startup.modules, lazyName, undefined, leaves)],
   });
   await lazyBuild(names, true);
+  for (const path of leaves) {
+    if (!startup.lazyTargets.has(path)) throw new Error(`${path} is not imported lazily by start-up code`);
+    await esbuild.build({
+      ...options,
+      entryPoints: { [lazyName(path)]: path },
+      outdir,
+      outExtension: { ".js": ".cjs" },
+      bundle: true,
+      format: "cjs",
+      banner: undefined,
+      plugins: [...(options.plugins ?? []), sharePlugin(startup.modules, root, names)],
+    });
+  }
 }
 
 async function startupModules(esbuild, { entry, root, options, lazyName }) {
@@ -81,16 +97,24 @@ async function startupModules(esbuild, { entry, root, options, lazyName }) {
  * `await import("./x.js")` of one of ours: kept in the bundle when x is start-up code anyway,
  * else left as an import of the lazy part's entry for x (recorded in `targets`).
  */
-function lazyImportPlugin(startup, lazyName, targets) {
+function lazyImportPlugin(startup, lazyName, targets, leaves = new Set()) {
   return {
     name: "lazy-imports",
     setup(build) {
+      // A CommonJS leaf is reached through a stub bundled into cli.cjs, which requires it when the
+      // import() runs: no ESM loader, and no cjs-module-lexer pass over it as import() would make.
+      build.onResolve({ filter: /\.cjs$/, namespace: LEAF }, (args) => ({ path: args.path, external: true }));
+      build.onLoad({ filter: /.*/, namespace: LEAF }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(`./${lazyName(args.path)}.cjs`)});\n`,
+        loader: "js",
+      }));
       build.onResolve({ filter: /^\./ }, async (args) => {
         if (args.kind !== "dynamic-import" || args.pluginData === "resolving") return undefined;
         const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: "resolving" });
         if (resolved.errors.length > 0) return { errors: resolved.errors };
         if (resolved.external || startup.has(resolved.path)) return undefined;
         targets?.add(resolved.path);
+        if (leaves.has(resolved.path)) return { path: resolved.path, namespace: LEAF };
         return { path: `./${lazyName(resolved.path)}.js`, external: true };
       });
     },
