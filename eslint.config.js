@@ -6,8 +6,9 @@ export default tseslint.config(
   js.configs.recommended,
   { files: ["**/*.cjs", "bin/*.js"], languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } } },
   ...tseslint.configs.recommended,
-  // bin/petstore.js is CommonJS (bin/package.json): start-up without the ESM loader.
-  { files: ["bin/*.js"], rules: { "@typescript-eslint/no-require-imports": "off" } },
+  // bin/petstore.js is CommonJS (bin/package.json): start-up without the ESM loader; so is the
+  // preload that checks it.
+  { files: ["bin/*.js", "test/**/*.cjs"], rules: { "@typescript-eslint/no-require-imports": "off" } },
   {
     languageOptions: {
       globals: { process: "readonly", console: "readonly", Buffer: "readonly", URL: "readonly", setTimeout: "readonly", clearTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly", AbortController: "readonly", TextDecoder: "readonly", TextEncoder: "readonly", performance: "readonly", Response: "readonly", Request: "readonly", Headers: "readonly", fetch: "readonly", structuredClone: "readonly" },

@@ -112,14 +112,4 @@ describe("the bundle", () => {
     expect([...reached].filter(heavy)).toEqual([]);
     expect([...reached].some((file) => file.startsWith("undici-transport-"))).toBe(false);
   });
-
-  it("starts from one CommonJS file: cli.cjs loads no other file of dist/ but lazily", () => {
-    // Each file costs a resolve, a read and a compile, and an ESM file starts Node's ESM loader
-    // (scripts/build/two-part-bundle.mjs).
-    const text = readFileSync(join(dist, "cli.cjs"), "utf8");
-    const eager = [...text.matchAll(/(?:from\s*|import\s+|require\(\s*)"(\.\.?\/[^"]+)"/g)].map((match) => match[1]);
-    expect(eager).toEqual([]);
-    expect(importsOf("cli.cjs").local.length).toBeGreaterThan(0);
-    expect(readFileSync(fileURLToPath(new URL("../../../bin/petstore.js", import.meta.url)), "utf8")).toContain('require("../dist/cli.cjs")');
-  });
 });
