@@ -1,7 +1,6 @@
 // The context of a real run: the process's streams and environment, the config file, undici,
 // the terminal. Built once by bin/petstore.js; nothing else reads `process`.
 import { homedir } from "node:os";
-import { isatty } from "node:tty";
 import { configFilePath, fileConfigStore } from "./config-file.js";
 import type { CliContext, ClientBase, Pager } from "./context.js";
 // The HTTP client's own modules are small and part of start-up (one file: each lazily imported file
@@ -21,9 +20,7 @@ export function createProcessContext(): CliContext {
       stdout: process.stdout,
       stderr: process.stderr,
       readStdin: () => readAll(process.stdin),
-      // Not process.stdin.isTTY: the first touch of process.stdin builds its stream (a ReadStream
-      // over /dev/null, a socket over a pipe), seen at ~3% of `pets list`'s start-up.
-      isStdinTTY: isatty(0),
+      isStdinTTY: process.stdin.isTTY === true,
       isStdoutTTY: process.stdout.isTTY === true,
       isStderrTTY: process.stderr.isTTY === true,
       columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
