@@ -1,5 +1,8 @@
 #!/usr/bin/env node
-import { main } from "../dist/cli.js";
-import { createProcessContext } from "../dist/cli.js";
+// CommonJS (bin/package.json), as dist/cli.cjs is: a command that loads nothing lazily, such as
+// --help, never starts Node's ESM loader (scripts/build/two-part-bundle.mjs).
+const { main, createProcessContext } = require("../dist/cli.cjs");
 
-process.exitCode = await main(process.argv.slice(2), createProcessContext());
+main(process.argv.slice(2), createProcessContext()).then((code) => {
+  process.exitCode = code;
+});

@@ -1,12 +1,15 @@
-// Bundles the CLI into dist/ as ESM chunks: one file for start-up (commander, chalk,
-// cli-table3 inlined; measured 1.29x `node -e ''` against 1.50x unbundled), and lazily
-// imported chunks for each command, so `pets list` never loads the server. The engines are
+// Bundles the CLI into dist/: one CommonJS file for start-up, dist/cli.cjs (commander, chalk and
+// every module main.ts imports statically; before, esbuild's splitting made an ESM cli.js and 20
+// chunks), and lazily imported ESM chunks for each command, so `pets list` never loads the server
+// (scripts/build/two-part-bundle.mjs). The engines are
 // chunks of their own too (open-backends.ts imports each with `await import()` once chosen), with
 // pg and ioredis bundled inside them: `serve --db file.json` never evaluates either (checked by
 // test/support/lazy-engines.test.ts), and PostgreSQL+Redis starts faster than with the drivers
 // left in node_modules as some hundred separate files.
-import { build } from "esbuild";
+import * as esbuild from "esbuild";
 import { rm } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { buildTwoParts } from "./build/two-part-bundle.mjs";
 
 const outdir = new URL("../dist/", import.meta.url).pathname;
 const stub = (name) => new URL(`./build/${name}`, import.meta.url).pathname;
@@ -24,22 +27,25 @@ const startupTrim = {
   },
 };
 await rm(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: { cli: "src/cli/main.ts" },
+await buildTwoParts(esbuild, {
+  entry: fileURLToPath(new URL("../src/cli/main.ts", import.meta.url)),
   outdir,
-  bundle: true,
-  splitting: true,
-  format: "esm",
-  platform: "node",
-  target: "node20.19",
-  sourcemap: "linked",
-  logLevel: "warning",
-  plugins: [startupTrim],
-  // Server-only packages stay in node_modules: only `serve` imports them, lazily. jq-wasm too: a
-  // 1.3 MB Emscripten module that only `--jq` imports, lazily; bundling it would gain nothing.
-  external: ["h3", "h3/*", "srvx", "srvx/*", "listhen", "lowdb", "lowdb/*", "pino", "prom-client", "jq-wasm"],
-  // commander is CommonJS and requires node built-ins; ESM output needs a real require.
-  banner: {
-    js: "import { createRequire as __petstoreCreateRequire } from 'node:module'; const require = __petstoreCreateRequire(import.meta.url);",
+  // undici and petstore's transport over it, as CommonJS required on the first request: `pets list`
+  // then never starts the ESM loader either.
+  cjsLeaves: ["src/cli/internal/undici-transport.ts"],
+  root: fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, ""),
+  options: {
+    platform: "node",
+    target: "node20.19",
+    sourcemap: "linked",
+    logLevel: "warning",
+    plugins: [startupTrim],
+    // Server-only packages stay in node_modules: only `serve` imports them, lazily. jq-wasm too: a
+    // 1.3 MB Emscripten module that only `--jq` imports, lazily; bundling it would gain nothing.
+    external: ["h3", "h3/*", "srvx", "srvx/*", "listhen", "lowdb", "lowdb/*", "pino", "prom-client", "jq-wasm"],
+    // commander is CommonJS and requires node built-ins; ESM output needs a real require.
+    banner: {
+      js: "import { createRequire as __petstoreCreateRequire } from 'node:module'; const require = __petstoreCreateRequire(import.meta.url);",
+    },
   },
 });

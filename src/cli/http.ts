@@ -1,11 +1,10 @@
 // The client side of HTTP: retries with backoff and Retry-After, and every failure turned into
 // ApiError or NetworkError. The wire itself (undici, or a test's in-memory API) is a Transport,
 // and everything a person sees about it (verbose lines, retries) goes out through hooks.
-import { randomUUID } from "node:crypto";
 import pkg from "../../package.json" with { type: "json" };
 import type { ErrorBody } from "../contract/values.js";
 import { ApiError, type NetworkError } from "./errors.js";
-import { hintForStatus } from "./internal/hints.js";
+import { hintForStatus, notThisApiHint } from "./internal/hints.js";
 import { parseRetryAfter, retryDelay, type AttemptOutcome } from "./internal/retry-policy.js";
 
 export type Method = "GET" | "POST" | "PATCH" | "DELETE";
@@ -246,14 +245,6 @@ function isJsonType(type: string): boolean {
   return essence === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(essence);
 }
 
-/** The hint for an answer that is not the API's: check the base URL. */
-export function notThisApiHint(origin: string): string {
-  return (
-    `Something answers at ${origin}, but not as the petstore API does. Check the base URL: it ends with the API prefix, ` +
-    "as in http://127.0.0.1:3000/v1 (--base-url, PETSTORE_BASE_URL or --env)."
-  );
-}
-
 /** The server's Error body, or one made up from the status when the answer is not one (a proxy's HTML page). */
 function errorBody(status: number, text: string, url: string): ErrorBody {
   try {
@@ -270,4 +261,9 @@ function errorBody(status: number, text: string, url: string): ErrorBody {
 function resetWait(reset: string | undefined, nowMs: number): number | undefined {
   if (reset === undefined || !/^\d+$/.test(reset.trim())) return undefined;
   return Math.max(0, Number(reset) * 1000 - nowMs);
+}
+
+// node:crypto (with its dozen internal modules) is evaluated by the first POST, not by every start.
+function randomUUID(): string {
+  return process.getBuiltinModule("node:crypto").randomUUID();
 }

@@ -3,10 +3,13 @@
 import { homedir } from "node:os";
 import { configFilePath, fileConfigStore } from "./config-file.js";
 import type { CliContext, ClientBase, Pager } from "./context.js";
-// Types only: the HTTP client and undici are loaded by the first request, never at start-up.
-import type { ApiClient, Method, RequestOptions, Transport } from "./http.js";
+// The HTTP client's own modules are small and part of start-up (one file: each lazily imported file
+// cost more to load than its code); undici is loaded by the first request, never at start-up.
+import { createApiClient, type ApiClient, type Method, type RequestOptions, type Transport } from "./http.js";
+import { httpReporter } from "./output/http-log.js";
 import { warnOn } from "./output/notice.js";
-import type { Settings } from "./settings.js";
+import { stderrOf } from "./output/stream.js";
+import { describeSources, type Settings } from "./settings.js";
 import { fileStateStore, stateFilePath } from "./state-file.js";
 
 export function createProcessContext(): CliContext {
@@ -54,14 +57,7 @@ export function createProcessContext(): CliContext {
 export function httpFactory(base: ClientBase, transportFor: (settings: Settings) => Promise<Transport>): CliContext["http"] {
   return (settings) =>
     lazyClient(async () => {
-      // Loaded side by side with the client's own modules: each import is a file read.
       const transport = transportFor(settings);
-      const [{ createApiClient }, { httpReporter }, { stderrOf }, { describeSources }] = await Promise.all([
-        import("./http.js"),
-        import("./output/http-log.js"),
-        import("./output/stream.js"),
-        import("./settings.js"),
-      ]);
       const stderr = stderrOf(base, settings);
       if (settings.verbose) stderr.write(`${describeSources(settings)}\n`);
       const hooks = httpReporter(stderr, settings);

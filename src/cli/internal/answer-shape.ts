@@ -3,7 +3,8 @@
 // not the API's (exit 1) instead of printing `undefined` or crashing in the table code.
 import type { Pet } from "../../contract/values.js";
 import { ApiError } from "../errors.js";
-import { notThisApiHint, type ApiResponse } from "../http.js";
+import type { ApiResponse } from "../http.js";
+import { notThisApiHint } from "./hints.js";
 
 /** The body of a pet answer (get, add, update), checked. */
 export function petOf(response: ApiResponse<unknown>): Pet {

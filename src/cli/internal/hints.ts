@@ -123,3 +123,11 @@ export function networkFailure(
 function seconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
 }
+
+/** The hint for an answer that is not the API's: check the base URL. */
+export function notThisApiHint(origin: string): string {
+  return (
+    `Something answers at ${origin}, but not as the petstore API does. Check the base URL: it ends with the API prefix, ` +
+    "as in http://127.0.0.1:3000/v1 (--base-url, PETSTORE_BASE_URL or --env)."
+  );
+}

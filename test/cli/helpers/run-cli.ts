@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BIN } from "../../helpers/serve-process.js";
 
-const DIST = fileURLToPath(new URL("../../../dist/cli.js", import.meta.url));
+const DIST = fileURLToPath(new URL("../../../dist/cli.cjs", import.meta.url));
 const TTY_PRELOAD = new URL("./force-tty.mjs", import.meta.url);
 
 export interface CliResult {
@@ -37,7 +37,7 @@ export async function tempHome(): Promise<string> {
 }
 
 export async function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
-  if (!existsSync(DIST)) throw new Error("dist/cli.js is missing: run `npm run build` before the CLI tests");
+  if (!existsSync(DIST)) throw new Error("dist/cli.cjs is missing: run `npm run build` before the CLI tests");
   const home = await tempHome();
   const env: Record<string, string | undefined> = {
     PATH: process.env.PATH,

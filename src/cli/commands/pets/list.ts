@@ -8,7 +8,10 @@ import { withExamples } from "../../internal/help.js";
 import { petsOf } from "../../internal/answer-shape.js";
 import { linkWithRel } from "../../internal/link-header.js";
 import { printOutcome, type Outcome } from "../../output/outcome.js";
-import type { Progress } from "../../output/progress.js";
+import { printPaged } from "../../output/pager.js";
+import { createProgress, type Progress } from "../../output/progress.js";
+import { renderJson } from "../../output/json.js";
+import { stderrOf, type OutStream } from "../../output/stream.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
 
 interface ListFlags {
@@ -57,10 +60,7 @@ export function listCommand(ctx: CliContext): Command {
 export async function runList(options: ListOptions, ctx: CliContext): Promise<Outcome> {
   // Every pet as JSON into a pipe or a file: streamed, so 100,000 pets cost one page of memory.
   if (options.limit === undefined && options.settings.json && !ctx.io.isStdoutTTY) return streamAll(options, ctx);
-  const { printPets } = await import("../../output/pets.js");
-  const { createProgress } = await import("../../output/progress.js");
-  const { stderrOf } = await import("../../output/stream.js");
-  const { printPaged } = await import("../../output/pager.js");
+  const printPets = await petsPrinter(options.settings.json);
   const progress = createProgress(stderrOf(ctx, options.settings));
   const { pets, more } = await withClient(ctx, options.settings, (api) => fetchPets(api, options, progress)).finally(() =>
     progress.done(),
@@ -69,6 +69,14 @@ export async function runList(options: ListOptions, ctx: CliContext): Promise<Ou
   if (pets.length === 0) return { kind: "no-results", message: "No pets found." };
   if (more) return { kind: "partial", message: `Showing the first ${count(pets.length, "pet")}; more exist: raise --limit, or add --all for every one.` };
   return { kind: "done" };
+}
+
+type PrintPets = (pets: readonly Pet[], stream: OutStream, options: { json: boolean }) => void;
+
+/** `--json` prints the array as it came: the table and TSV printer (with cli-table3) loads only for those. */
+async function petsPrinter(json: boolean): Promise<PrintPets> {
+  if (json) return (pets, stream) => stream.write(renderJson(pets));
+  return (await import("../../output/pets.js")).printPets;
 }
 
 /**
