@@ -50,6 +50,18 @@ export async function startPostgresPetstore({ root, work, config, fileDb, log, n
   }
 }
 
+/**
+ * Runs scenario 1 against it until it has answered `requests` (or for `maxSeconds`). The file-mode
+ * petstore is warmed by every other target of scenario 1 (tens of thousands of requests); at a
+ * few hundred a second a 2-second warm-up left this one half-compiled (perf: V8 baseline code and
+ * TurboFan at work), which cost it a third of its rate.
+ */
+export async function warmPostgres(target, { requests = 20_000, maxSeconds = 20 } = {}) {
+  const deadline = Date.now() + maxSeconds * 1000;
+  let answered = 0;
+  while (answered < requests && Date.now() < deadline) answered += (await load({ ...target, seconds: 2 })).total;
+}
+
 /** The autocannon target of scenario 1 against the PostgreSQL petstore. */
 export function postgresTarget(server) {
   return { url: server.origin + LIST, headers: { authorization: `Bearer ${SECRETS.load}` }, expect: 200, pid: server.pid };
@@ -139,6 +151,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     try {
       const targets = { file: postgresTarget(file), ...(postgres.problem ? {} : { postgres: postgresTarget(postgres) }) };
       for (const target of Object.values(targets)) await load({ ...target, seconds: 2 });
+      if (targets.postgres) await warmPostgres(targets.postgres);
       const best = {};
       for (let round = 1; round <= Number(values.rounds); round++) {
         for (const [name, target] of Object.entries(targets)) {

@@ -14,7 +14,7 @@ import { inventoryRun, ordersRun, storeRows } from "./store.mjs";
 import { eventsRows } from "./events.mjs";
 import { millionRows } from "./million.mjs";
 import { compressionRow, compressionTargets } from "./compression.mjs";
-import { postgresRows, postgresTarget, startPostgresPetstore } from "./postgres.mjs";
+import { postgresRows, postgresTarget, startPostgresPetstore, warmPostgres } from "./postgres.mjs";
 
 const LIST = "/v1/pets?limit=20";
 const SOLD = "/v1/pets?status=sold&limit=100";
@@ -117,6 +117,7 @@ async function getComparisons(ctx) {
           ...compressionTargets(origin, server.pid),
           ...(postgres.problem ? {} : { postgres: postgresTarget(postgres) }),
         };
+        if (targets.postgres) await warmPostgres(targets.postgres);
         const best = await alternate(ctx, targets);
         const cli = cliTimes(ctx, server);
         const post1k = await postRun(ctx, server, "1k");
