@@ -9,11 +9,12 @@ import { row } from "./lib/report.mjs";
 import { clientRssRows, clientStreamRss } from "./client-stream-rss.mjs";
 import { SECRETS, UNLIMITED, writeJsonServerDb, writePetstoreDb } from "./lib/seed.mjs";
 import { wallTimes } from "./lib/wall-time.mjs";
-import { limiterPause } from "./limiter-saves.mjs";
+import { limiterPause, limiterStallRows } from "./limiter-saves.mjs";
 import { inventoryRun, ordersRun, storeRows } from "./store.mjs";
 import { eventsRows } from "./events.mjs";
 import { millionRows } from "./million.mjs";
 import { compressionRow, compressionTargets } from "./compression.mjs";
+import { postgresRows, postgresTarget, startPostgresPetstore, warmPostgres } from "./postgres.mjs";
 
 const LIST = "/v1/pets?limit=20";
 const SOLD = "/v1/pets?status=sold&limit=100";
@@ -96,6 +97,8 @@ async function getComparisons(ctx) {
   const bare = await startScript("bare node:http", ctx, "bare-server.mjs");
   const fastify = await startScript("fastify peer", ctx, "peers/fastify-server.mjs");
   const express = await startScript("express peer", ctx, "peers/express-server.mjs");
+  // Issue 20: the same scenario 1 over PostgreSQL + Redis, in the same rounds (a problem row when it cannot start).
+  const postgres = await startPostgresPetstore({ ...ctx, config: join(ctx.work, SERVE_CONFIG), fileDb: join(ctx.work, "petstore-1k.json") });
   const peer = (server) => ({ url: `http://127.0.0.1:${server.ready}${LIST}`, headers: bearer(SECRETS.load), expect: 200, pid: server.pid });
   try {
     return await withJsonServer(ctx, "json-server-1k.json", (jsonServer) =>
@@ -112,15 +115,17 @@ async function getComparisons(ctx) {
           badKey: { url: origin + LIST, headers: bearer(SECRETS.unknown), expect: 401, pid: server.pid },
           notModified: { url: origin + LIST, headers: { ...bearer(SECRETS.load), "if-none-match": await pageEtag(origin) }, expect: 304, pid: server.pid },
           ...compressionTargets(origin, server.pid),
+          ...(postgres.problem ? {} : { postgres: postgresTarget(postgres) }),
         };
+        if (targets.postgres) await warmPostgres(targets.postgres);
         const best = await alternate(ctx, targets);
         const cli = cliTimes(ctx, server);
         const post1k = await postRun(ctx, server, "1k");
-        return { ...best, cli, post1k };
+        return { ...best, postgres: postgres.problem ? postgres : best.postgres, cli, post1k };
       }),
     );
   } finally {
-    await Promise.all([bare.stop(), fastify.stop(), express.stop()]);
+    await Promise.all([bare.stop(), fastify.stop(), express.stop(), postgres.stop?.()]);
   }
 }
 
@@ -290,6 +295,7 @@ function rowsOf({ get, jsonServerPost, post10k, big, limiter }) {
       baseline: get.express.rps, baselineName: "express peer", goal: [">=", 4], problem: get.express.problem }),
     row({ id: "1", scenario: "  the same, against json-server", figure: get.petstore.rps, unit: rps,
       baseline: get.jsonServer.rps, baselineName: "json-server", goal: [">=", 6], problem: get.jsonServer.problem }),
+    ...postgresRows(get.petstore, get.postgres),
     row({ id: "1", scenario: "  p99 latency", figure: get.petstore.p99, unit: "ms",
       baseline: get.bare.p99, baselineName: "node:http" }),
     row({ id: "1", scenario: "  server CPU per request; ratio node:http / petstore", figure: get.petstore.cpuUsPerRequest,
@@ -324,5 +330,6 @@ function rowsOf({ get, jsonServerPost, post10k, big, limiter }) {
     row({ id: "7", scenario: "limiter saves, 100k subjects, 20k req/s, through midnight: worst event-loop pause",
       figure: limiter.maxMs, unit: "ms", goal: ["<", 5], absolute: true }),
     row({ id: "7", scenario: "  p99 event-loop delay (1 ms resolution)", figure: limiter.p99Ms, unit: "ms" }),
+    ...limiterStallRows(limiter),
   ];
 }

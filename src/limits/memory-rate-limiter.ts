@@ -22,11 +22,12 @@ import {
 
 const SAVE_INTERVAL_MS = 1_000;
 /**
- * Subjects handled per turn of the event loop when saving or sweeping: about 1 ms of work on a
- * quiet core, so 100,000 subjects never hold requests up for the 30-50 ms one pass over all of
- * them takes (measured in bench scenario 7).
+ * Subjects handled per turn of the event loop when saving or sweeping, so 100,000 subjects never
+ * hold requests up for the 30-50 ms one pass over all of them takes. 2,000 a turn held the main
+ * thread up to 12 ms on a CPU under bench scenario 7's load (p99 turn ~3 ms); 500 up to 8-14 ms
+ * (p99 ~2.2 ms): the rest of the worst turns are scavenges, not these slices.
  */
-const SUBJECTS_PER_TURN = 2_000;
+const SUBJECTS_PER_TURN = 500;
 
 export interface MemoryRateLimiterOptions {
   /** ms since the epoch; Date.now by default. */

@@ -25,7 +25,7 @@ export interface Snapshot {
 }
 
 /**
- * Rows as the limiter hands them over: a few thousand at a time, each batch made in its own turn
+ * Rows as the limiter hands them over: a few hundred at a time, each batch made in its own turn
  * of the event loop, so that saving 100,000 subjects never blocks requests for long.
  */
 export type RowBatches = AsyncIterable<SubjectRow[]>;

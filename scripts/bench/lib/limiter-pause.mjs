@@ -5,6 +5,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
 import { stat } from "node:fs/promises";
+import { loopStallMeter } from "./loop-stalls.mjs";
 
 const [modulePath, dir, secondsText] = process.argv.slice(2);
 const { openMemoryRateLimiter, filePersister } = await import(modulePath);
@@ -27,11 +28,13 @@ const traffic = setInterval(() => {
   limiter.decide(`ip:11.${fresh >> 16}.${(fresh >> 8) & 255}.${fresh++ & 255}`, LIMITS);
 }, 5);
 await sleep(500);
+const stalls = loopStallMeter();
 const delay = monitorEventLoopDelay({ resolution: 1 });
 delay.enable();
 await sleep(seconds * 1000);
 delay.disable();
 clearInterval(traffic);
+const onCpu = stalls?.stop() ?? null;
 await limiter.close();
 const ms = (ns) => Math.round(ns / 1e4) / 100;
-console.log(JSON.stringify({ maxMs: ms(delay.max), p99Ms: ms(delay.percentile(99)), stateBytes: (await stat(file)).size }));
+console.log(JSON.stringify({ maxMs: ms(delay.max), p99Ms: ms(delay.percentile(99)), onCpu, stateBytes: (await stat(file)).size }));

@@ -6,14 +6,15 @@ import { startProcess } from "./processes.mjs";
 
 /**
  * Starts it and resolves once it listens, with its `origin` and `startMs` (spawn to the listening
- * line). `config` names a serve config file; `nodeArgs` go to node itself (e.g. --cpu-prof); `kill()` ends it at once (SIGKILL), `stop()` gently.
+ * line). `config` names a serve config file, `args` are more flags (`--redis …`), `nodeArgs` node's own (`--cpu-prof`); `kill()` ends it
+ * at once (SIGKILL), `stop()` gently.
  */
-export async function startPetstore({ root, db, config, name = "petstore serve", timeoutMs, nodeArgs = [] }) {
+export async function startPetstore({ root, db, config, args = [], nodeArgs = [], name = "petstore serve", timeoutMs }) {
   const started = performance.now();
   const server = await startProcess(
     name,
     process.execPath,
-    [...nodeArgs, join(root, "bin/petstore.js"), "serve", "--port", "0", "--db", db, "--quiet", ...(config ? ["--config", config] : [])],
+    [...nodeArgs, join(root, "bin/petstore.js"), "serve", "--port", "0", "--db", db, "--quiet", ...(config ? ["--config", config] : []), ...args],
     {
       env: { PETSTORE_ADMIN_KEY: "", PETSTORE_SERVE_CONFIG: "" },
       ready: (output) => /listening on (http:\/\/\S+)\/v1/.exec(output)?.[1],

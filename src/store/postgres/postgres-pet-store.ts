@@ -88,8 +88,7 @@ export class PostgresPetStore implements PetStore {
     const pending = this.#pendingCreates();
     // One extra row tells whether more follow; one more per create that may have to be left out.
     const fetch = query.limit + 1 + pending.length;
-    const { text, values } = listQuery(query, fetch);
-    const { rows } = await storageCall(this.#database, () => this.#pool.query<PetRow>(text, values));
+    const { rows } = await storageCall(this.#database, () => this.#pool.query<PetRow>(listQuery(query, fetch)));
     const page = (await this.#withoutPending(rows, pending)).slice(0, query.limit + 1);
     const hasMore = page.length > query.limit;
     if (hasMore) page.pop();
@@ -250,12 +249,15 @@ const PetPatchCheck = NewPetSchema.partial();
  * The SELECT of a page: each filter combination has its own index ((status, id), (category_id,
  * id), (status, category_id, id), or the primary key), so a page reads only pets in its filter.
  */
-function listQuery(query: ListPetsQuery, fetch: number): { text: string; values: unknown[] } {
+function listQuery(query: ListPetsQuery, fetch: number): { name: string; text: string; values: unknown[] } {
   const conditions: string[] = [];
   const values: unknown[] = [];
   if (query.status !== undefined) conditions.push(`status = $${values.push(query.status)}`);
   if (query.categoryId !== undefined) conditions.push(`category_id = $${values.push(query.categoryId)}`);
   conditions.push(`id > $${values.push(query.afterId ?? 0)}`);
   const limit = `$${values.push(fetch)}`;
-  return { text: `SELECT ${PET_COLUMNS} FROM pets WHERE ${conditions.join(" AND ")} ORDER BY id LIMIT ${limit}`, values };
+  // A named statement is parsed once per connection and then only bound and run: the listing is
+  // the busiest query, and its four shapes are named by the filters they have.
+  const name = `list-pets-${query.status === undefined ? "" : "s"}${query.categoryId === undefined ? "" : "c"}`;
+  return { name, text: `SELECT ${PET_COLUMNS} FROM pets WHERE ${conditions.join(" AND ")} ORDER BY id LIMIT ${limit}`, values };
 }
