@@ -111,10 +111,28 @@ function send(res: ServerResponse, response: Response): void {
     }
     return;
   }
-  const pairs: Array<[string, string]> = [];
-  for (let i = 0; i < headers.length; i += 2) pairs.push([headers[i]!, headers[i + 1]!]);
-  const streamed = new Response(body instanceof ReadableStream ? body : (Readable.toWeb(body as Readable) as ReadableStream), { status, statusText, headers: pairs });
-  sendNodeResponse(res, streamed).catch((error: unknown) => fail(res, error));
+  if (body instanceof ReadableStream || body instanceof Readable) {
+    const pairs: Array<[string, string]> = [];
+    for (let i = 0; i < headers.length; i += 2) pairs.push([headers[i]!, headers[i + 1]!]);
+    const web = body instanceof ReadableStream ? body : (Readable.toWeb(body) as ReadableStream);
+    sendNodeResponse(res, new Response(web, { status, statusText, headers: pairs })).catch((error: unknown) => fail(res, error));
+    return;
+  }
+  // A body that writes itself (the event stream, see EventStream): node's pipe contract, as srvx
+  // keeps it: the head first, then pipe(res); a HEAD gets the head alone.
+  const writer = body as unknown as { pipe(target: ServerResponse): unknown; destroy?(): void; abort?(): void };
+  try {
+    res.writeHead(status, safeReasonPhrase(statusText), headers);
+    if (res.req.method === "HEAD") {
+      if (writer.destroy) writer.destroy();
+      else writer.abort?.();
+      res.end();
+    } else {
+      writer.pipe(res);
+    }
+  } catch (error) {
+    fail(res, error);
+  }
 }
 
 /** As srvx does: a reason phrase keeps only the characters HTTP allows in one. */
