@@ -2,6 +2,7 @@
 // port 0. The first path segment names the misbehaviour, so each case is a base URL of its own
 // (`http://127.0.0.1:PORT/huge/v1`); every request is recorded, and the bytes of body each
 // answer got out are counted, so a test can prove the client stopped reading.
+import { afterAll, beforeAll } from "vitest";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
@@ -150,8 +151,31 @@ function drip(res: ServerResponse, ctx: BehaviourContext): void {
   res.once("close", () => clearInterval(timer));
 }
 
+export interface Recorder {
+  origin: string;
+  requests: HostileRequest[];
+  close(): Promise<void>;
+}
+
+/**
+ * For a test file: the hostile server and the other origin it points to, started before its tests
+ * and closed after; read `servers.hostile` and `servers.other` inside the tests.
+ */
+export function useHostileServers(): { hostile: HostileServer; other: Recorder } {
+  const servers = {} as { hostile: HostileServer; other: Recorder };
+  beforeAll(async () => {
+    servers.other = await startRecorder();
+    servers.hostile = await startHostileServer({ otherOrigin: servers.other.origin });
+  });
+  afterAll(async () => {
+    await servers.hostile.close();
+    await servers.other.close();
+  });
+  return servers;
+}
+
 /** A plain recorder on another port: the "other host" that must never see the key. */
-export async function startRecorder(): Promise<{ origin: string; requests: HostileRequest[]; close(): Promise<void> }> {
+export async function startRecorder(): Promise<Recorder> {
   const requests: HostileRequest[] = [];
   const server = createServer((req, res) => {
     requests.push({ path: req.url ?? "", headers: req.headers });

@@ -1,11 +1,9 @@
 // Runs in a process of its own: the file-mode limiter with 100,000 subjects under steady traffic,
 // through a UTC midnight, measuring how long its saves hold the event loop. Prints one JSON line.
 // argv: <bundled limiter module> <directory for the counters files> <seconds>
-import { monitorEventLoopDelay } from "node:perf_hooks";
-import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
 import { stat } from "node:fs/promises";
-import { loopStallMeter } from "./loop-stalls.mjs";
+import { measureLoop } from "./loop-stalls.mjs";
 
 const [modulePath, dir, secondsText] = process.argv.slice(2);
 const { openMemoryRateLimiter, filePersister } = await import(modulePath);
@@ -27,14 +25,7 @@ const traffic = setInterval(() => {
   for (let j = 0; j < 100; j++) limiter.decide(`ip:10.${(Math.random() * 2) | 0}.${(Math.random() * 256) | 0}.${(Math.random() * 256) | 0}`, LIMITS);
   limiter.decide(`ip:11.${fresh >> 16}.${(fresh >> 8) & 255}.${fresh++ & 255}`, LIMITS);
 }, 5);
-await sleep(500);
-const stalls = loopStallMeter();
-const delay = monitorEventLoopDelay({ resolution: 1 });
-delay.enable();
-await sleep(seconds * 1000);
-delay.disable();
+const measured = await measureLoop(seconds);
 clearInterval(traffic);
-const onCpu = stalls?.stop() ?? null;
 await limiter.close();
-const ms = (ns) => Math.round(ns / 1e4) / 100;
-console.log(JSON.stringify({ maxMs: ms(delay.max), p99Ms: ms(delay.percentile(99)), onCpu, stateBytes: (await stat(file)).size }));
+console.log(JSON.stringify({ ...measured, stateBytes: (await stat(file)).size }));

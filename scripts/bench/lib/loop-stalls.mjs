@@ -4,7 +4,8 @@
 // counts the main thread's time on a CPU (Linux schedstat, in ns), not the wall time: a turn that
 // ran 8 ms of JavaScript or GC counts 8 ms, a turn spent waiting in the run queue counts nothing.
 import { readFileSync } from "node:fs";
-import { createHistogram } from "node:perf_hooks";
+import { createHistogram, monitorEventLoopDelay } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
 
 /** A meter, or undefined where the kernel does not publish schedstat. `stop()` gives { maxMs, p99Ms }. */
 export function loopStallMeter() {
@@ -32,4 +33,19 @@ export function loopStallMeter() {
 
 function round(ms) {
   return Math.round(ms * 100) / 100;
+}
+
+/**
+ * Scenario 7's two measures of this process's loop over `seconds`, after a half-second settle:
+ * the wall-clock delay (monitorEventLoopDelay, 1 ms resolution) and the turns' own time on a CPU.
+ */
+export async function measureLoop(seconds) {
+  await sleep(500);
+  const stalls = loopStallMeter();
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  await sleep(seconds * 1000);
+  delay.disable();
+  const ms = (ns) => Math.round(ns / 1e4) / 100;
+  return { maxMs: ms(delay.max), p99Ms: ms(delay.percentile(99)), onCpu: stalls?.stop() ?? null };
 }

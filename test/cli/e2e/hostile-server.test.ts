@@ -4,30 +4,20 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_ANSWER_BYTES } from "../../../src/cli/http.js";
-import { ESCAPE_MESSAGE, startHostileServer, startRecorder, type HostileServer } from "../../helpers/hostile-server.js";
+import { ESCAPE_MESSAGE, useHostileServers } from "../../helpers/hostile-server.js";
 import { BIN } from "../../helpers/serve-process.js";
 import { runCli, tempHome, type CliResult } from "../helpers/run-cli.js";
 
 const KEY = `ps_${"k".repeat(40)}`;
 
-let hostile: HostileServer;
-let other: Awaited<ReturnType<typeof startRecorder>>;
-
-beforeAll(async () => {
-  other = await startRecorder();
-  hostile = await startHostileServer({ otherOrigin: other.origin });
-});
-afterAll(async () => {
-  await hostile.close();
-  await other.close();
-});
+const servers = useHostileServers();
 
 /** `petstore <args>` against one misbehaviour, with the key as a flag (paired with --base-url). */
 function run(name: string, args: string[], extra: string[] = []): Promise<CliResult & { ms: number }> {
   const started = Date.now();
-  return runCli([...args, "--base-url", hostile.baseUrl(name), "--api-key", KEY, ...extra]).then((result) => ({ ...result, ms: Date.now() - started }));
+  return runCli([...args, "--base-url", servers.hostile.baseUrl(name), "--api-key", KEY, ...extra]).then((result) => ({ ...result, ms: Date.now() - started }));
 }
 
 /** The lines of stderr; the first is the error, never a stack frame. */
@@ -41,9 +31,9 @@ function expectOneError(stderr: string, first: RegExp): string[] {
 
 describe("answers too large or too slow", () => {
   it("stops reading a 1 GiB body past the 32 MiB cap, fast and with bounded memory", async () => {
-    const before = hostile.bytesSent();
+    const before = servers.hostile.bytesSent();
     const home = await tempHome();
-    const child = spawn(process.execPath, [BIN, "pets", "list", "--base-url", hostile.baseUrl("huge"), "--api-key", KEY], {
+    const child = spawn(process.execPath, [BIN, "pets", "list", "--base-url", servers.hostile.baseUrl("huge"), "--api-key", KEY], {
       env: { PATH: process.env.PATH, HOME: home, PETSTORE_CONFIG: join(home, "config.json") },
     });
     let stderr = "";
@@ -56,7 +46,7 @@ describe("answers too large or too slow", () => {
     clearInterval(sampler);
     expect(code).toBe(1);
     expect(Date.now() - started).toBeLessThan(10_000);
-    const read = hostile.bytesSent() - before;
+    const read = servers.hostile.bytesSent() - before;
     expect(read).toBeGreaterThan(MAX_ANSWER_BYTES);
     // What the server got out is what the client read plus the sockets' buffers (a few MiB).
     expect(read).toBeLessThan(MAX_ANSWER_BYTES + 16 * 1024 * 1024);
@@ -103,18 +93,18 @@ describe("redirects are never followed", () => {
     expect(result.stdout).toBe("");
     const lines = expectOneError(
       result.stderr,
-      new RegExp(`^Error: HTTP 307 from \\S+ redirects to ${other.origin.replaceAll(".", "\\.")}/v1/pets\\?limit=30; petstore follows no redirect \\(unexpected_response, HTTP 307\\)$`),
+      new RegExp(`^Error: HTTP 307 from \\S+ redirects to ${servers.other.origin.replaceAll(".", "\\.")}/v1/pets\\?limit=30; petstore follows no redirect \\(unexpected_response, HTTP 307\\)$`),
     );
     expect(lines[1]).toBe("The API never redirects, and a redirect could carry the API key to another host. Set the base URL to where the API answers.");
-    expect(other.requests).toEqual([]);
+    expect(servers.other.requests).toEqual([]);
   });
 
   it("a redirect loop stops at the first redirect", async () => {
-    const before = hostile.requests.length;
+    const before = servers.hostile.requests.length;
     const result = await run("redirect-loop", ["pets", "list"]);
     expect(result.code).toBe(1);
     expectOneError(result.stderr, /^Error: HTTP 302 from \S+ redirects to \/redirect-loop\/v1\/pets\?limit=30; petstore follows no redirect \(unexpected_response, HTTP 302\)$/);
-    expect(hostile.requests.length - before).toBe(1);
+    expect(servers.hostile.requests.length - before).toBe(1);
   });
 });
 
@@ -131,21 +121,21 @@ describe("Retry-After from a hostile server", () => {
     ["retry-after-negative", "-5"],
     ["retry-after-garbage", "garbage"],
   ])("%s: treated as absent, so the usual backoff (capped by --max-wait) and exit 5", async (name) => {
-    const before = hostile.requests.length;
+    const before = servers.hostile.requests.length;
     const result = await run(name, ["pets", "list"], ["--retries", "2", "--max-wait", "1"]);
     expect(result.code).toBe(5);
     expect(result.ms).toBeLessThan(8_000);
-    expect(hostile.requests.length - before).toBe(3);
+    expect(servers.hostile.requests.length - before).toBe(3);
     const lines = expectOneError(result.stderr, /^Error: Too many requests \(rate_limited, HTTP 429\)$/);
     expect(lines[1]).toBe("Still rate-limited after 2 retries; retry later.");
   });
 
   it("a date in the past: retried at once, then exit 5", async () => {
-    const before = hostile.requests.length;
+    const before = servers.hostile.requests.length;
     const result = await run("retry-after-past", ["pets", "list"], ["--retries", "2"]);
     expect(result.code).toBe(5);
     expect(result.ms).toBeLessThan(8_000);
-    expect(hostile.requests.length - before).toBe(3);
+    expect(servers.hostile.requests.length - before).toBe(3);
     const lines = expectOneError(result.stderr, /^Error: Too many requests \(rate_limited, HTTP 429\)$/);
     expect(lines[1]).toBe("Still rate-limited after 2 retries; retry in 1 s.");
   });
@@ -164,9 +154,9 @@ describe("Link: rel=next from a hostile server", () => {
     expect(result.stdout).toBe("");
     expectOneError(
       result.stderr,
-      new RegExp(`^Error: refusing to follow ${other.origin.replaceAll(".", "\\.")}: it is not the base URL's origin http://127\\.0\\.0\\.1:\\d+, and the API key would go with it$`),
+      new RegExp(`^Error: refusing to follow ${servers.other.origin.replaceAll(".", "\\.")}: it is not the base URL's origin http://127\\.0\\.0\\.1:\\d+, and the API key would go with it$`),
     );
-    expect(other.requests).toEqual([]);
+    expect(servers.other.requests).toEqual([]);
   });
 
   it.each([
@@ -206,13 +196,13 @@ describe("an Error body printed safely", () => {
   });
 
   it.each([false, true])("escape sequences and control characters are stripped (terminal: %s)", async (tty) => {
-    const result = await runCli(["pets", "list", "--base-url", hostile.baseUrl("escape-error"), "--api-key", KEY, "--color", "never"], { tty });
+    const result = await runCli(["pets", "list", "--base-url", servers.hostile.baseUrl("escape-error"), "--api-key", KEY, "--color", "never"], { tty });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe("Error: bad red fake line2end (validation_failed, HTTP 400)\n");
   });
 
   it("a pet name with escape sequences is shown without them in a terminal's table", async () => {
-    const result = await runCli(["pets", "list", "--base-url", hostile.baseUrl("escape-name"), "--api-key", KEY, "--color", "never", "--no-pager"], { tty: true });
+    const result = await runCli(["pets", "list", "--base-url", servers.hostile.baseUrl("escape-name"), "--api-key", KEY, "--color", "never", "--no-pager"], { tty: true });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("ID  NAME  CATEGORY  STATUS\n1   Rex   1         available\n");
   });

@@ -4,8 +4,8 @@
 import { spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ESCAPE_MESSAGE, startHostileServer, startRecorder, type HostileServer } from "../../helpers/hostile-server.js";
+import { describe, expect, it } from "vitest";
+import { ESCAPE_MESSAGE, useHostileServers } from "../../helpers/hostile-server.js";
 import { BIN } from "../../helpers/serve-process.js";
 import { runCli, tempHome } from "../helpers/run-cli.js";
 
@@ -14,17 +14,7 @@ const KEY = `ps_${"k".repeat(40)}`;
 const SAFE_MESSAGE = "bad red fake line2end";
 const RAW_CONTROLS = ["\u001b", "\u0007", "\u0008", "\r", "\u009b", "\u202e"];
 
-let hostile: HostileServer;
-let other: Awaited<ReturnType<typeof startRecorder>>;
-
-beforeAll(async () => {
-  other = await startRecorder();
-  hostile = await startHostileServer({ otherOrigin: other.origin });
-});
-afterAll(async () => {
-  await hostile.close();
-  await other.close();
-});
+const servers = useHostileServers();
 
 function expectNoControls(text: string): void {
   for (const raw of RAW_CONTROLS) expect(text).not.toContain(raw);
@@ -34,7 +24,7 @@ function expectNoControls(text: string): void {
 async function firstReconnect(tty: boolean): Promise<{ code: number | null; stderr: string }> {
   const home = await tempHome();
   const preload = tty ? ["--import", `${new URL("../helpers/force-tty.mjs", import.meta.url).href}?streams=stdout,stderr`] : [];
-  const child = spawn(process.execPath, [...preload, BIN, "events", "--base-url", hostile.baseUrl("escape-stream"), "--api-key", KEY, "--retries", "0"], {
+  const child = spawn(process.execPath, [...preload, BIN, "events", "--base-url", servers.hostile.baseUrl("escape-stream"), "--api-key", KEY, "--retries", "0"], {
     env: { PATH: process.env.PATH ?? "", HOME: home, PETSTORE_CONFIG: join(home, "config.json"), NO_COLOR: "1" },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -59,7 +49,7 @@ describe("server text outside an Error line", () => {
     const dir = await tempHome();
     const file = join(dir, "pets.ndjson");
     await writeFile(file, `${JSON.stringify({ name: "Rex", categoryId: 1 })}\n${JSON.stringify({ name: "Tom", categoryId: 2 })}\n`);
-    const result = await runCli(["pets", "import", file, "--base-url", hostile.baseUrl("escape-create"), "--api-key", KEY, "--retries", "0", "--color", "never"], { tty });
+    const result = await runCli(["pets", "import", file, "--base-url", servers.hostile.baseUrl("escape-create"), "--api-key", KEY, "--retries", "0", "--color", "never"], { tty });
     expect(result.code).toBe(1);
     expectNoControls(result.stderr.replaceAll("\r\u001b[2K", ""));
     const failed = result.stderr.split("\n").filter((line) => line.includes("Failed line"));
@@ -72,7 +62,7 @@ describe("server text outside an Error line", () => {
     const dir = await tempHome();
     const file = join(dir, "pets.ndjson");
     await writeFile(file, `${JSON.stringify({ name: "Rex", categoryId: 1 })}\n`);
-    const result = await runCli(["pets", "import", file, "--base-url", hostile.baseUrl("escape-create"), "--api-key", KEY, "--retries", "0", "--json"]);
+    const result = await runCli(["pets", "import", file, "--base-url", servers.hostile.baseUrl("escape-create"), "--api-key", KEY, "--retries", "0", "--json"]);
     expect(result.code).toBe(1);
     expectNoControls(result.stderr);
     expect(result.stderr).toContain(`Failed line 1: ${SAFE_MESSAGE}\n`);
