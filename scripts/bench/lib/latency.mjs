@@ -16,6 +16,7 @@ export async function sampleLatency({ url, headers = {}, connections = 10, secon
   const path = target.pathname + target.search;
   const times = [];
   let unexpected = 0;
+  const statuses = {};
   let errors = 0;
   const until = performance.now() + seconds * 1000;
   const worker = async () => {
@@ -25,6 +26,7 @@ export async function sampleLatency({ url, headers = {}, connections = 10, secon
         const response = await pool.request({ method: "GET", path, headers });
         await response.body.dump();
         times.push(performance.now() - started);
+        statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1;
         if (response.statusCode !== expect) unexpected++;
       } catch {
         errors++;
@@ -42,6 +44,6 @@ export async function sampleLatency({ url, headers = {}, connections = 10, secon
     p50: at(50),
     p99: at(99),
     total: times.length,
-    problem: times.length === 0 ? "no answers" : unexpected > 0 || errors > 0 ? `${unexpected} answers not ${expect}, ${errors} errors` : undefined,
+    problem: times.length === 0 ? "no answers" : unexpected > 0 || errors > 0 ? `${unexpected} answers not ${expect}, ${errors} errors (${JSON.stringify(statuses)})` : undefined,
   };
 }
