@@ -47,7 +47,9 @@ async function rawStream(origin: string, key: string, headers: Record<string, st
   const socket = rawGet(origin, key, headers);
   let text = "";
   socket.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-  const parsed = () => [...text.matchAll(/^data: (.*)$/gm)].map((match) => JSON.parse(match[1]!) as Event);
+  // Only lines already ended by their newline: the last line may still be arriving (with `m`, `$`
+  // would match the end of what was read so far, a line cut in half).
+  const parsed = () => [...text.matchAll(/^data: (.*)\n/gm)].map((match) => JSON.parse(match[1]!) as Event);
   return {
     socket,
     async events(n) {
