@@ -4,8 +4,9 @@
 // the same functions the memory limiter uses (subject-state.ts).
 //
 // KEYS[1]  the subject's hash: m, ms, mr (minute, served, rejected), d, ds, dr (day ...), b (banned until, ms)
+// KEYS[2]  optional: a string key read on the same round trip (the kept listings' token)
 // ARGV     now (ms, the server's clock), perMinute, perDay, ban threshold, ban duration (ms)
-// returns  {outcome, m, ms, mr, d, ds, dr, b}; outcome 0 served, 1 rate limited, 2 banned
+// returns  {outcome, m, ms, mr, d, ds, dr, b, KEYS[2]'s value}; outcome 0 served, 1 rate limited, 2 banned
 export const CONSUME_SCRIPT = `
 local now = tonumber(ARGV[1])
 local per_minute = tonumber(ARGV[2])
@@ -42,5 +43,8 @@ redis.call('HSET', KEYS[1], 'm', m, 'ms', ms, 'mr', mr, 'd', d, 'ds', ds, 'dr', 
 -- Nothing in the hash matters after the day window and any ban have ended.
 local keep = math.max((d + 1) * 86400000, b) - now + 60000
 redis.call('PEXPIRE', KEYS[1], math.floor(keep))
-return {outcome, m, ms, mr, d, ds, dr, b}
+-- false is a nil in the reply, where a Lua nil would end the list.
+local shared = false
+if KEYS[2] then shared = redis.call('GET', KEYS[2]) end
+return {outcome, m, ms, mr, d, ds, dr, b, shared}
 `;

@@ -26,6 +26,12 @@ const OUTCOMES = ["served", "rate_limited", "key_banned"] as const;
 
 type ScriptReply = [outcome: number, ...state: number[]];
 
+/** A key each decision also reads (see alsoRead), and who is told its value. */
+interface Rider {
+  key: string;
+  onValue: (value: string | null) => void;
+}
+
 /**
  * Decides like MemoryRateLimiter, with the state in Redis. When Redis cannot answer, consume()
  * rejects with StorageUnavailableError: the limits are not waived for the outage (fail closed).
@@ -36,6 +42,7 @@ export class RedisRateLimiter implements RateLimiter {
   readonly #ban: BanPolicy;
   readonly #keyPrefix: string;
   readonly #name: string;
+  #rider: Rider | undefined;
 
   constructor(redis: Redis, options: RedisRateLimiterOptions = {}) {
     this.#redis = redis;
@@ -50,11 +57,13 @@ export class RedisRateLimiter implements RateLimiter {
     const key = this.#keyPrefix + subject;
     const args = [now, limits.perMinute, limits.perDay, this.#ban.threshold, this.#ban.durationSeconds * 1000];
     let reply: ScriptReply;
+    const rider = this.#rider;
     try {
-      reply = (await this.#evaluate(key, args)) as ScriptReply;
+      reply = (await this.#evaluate(rider ? [key, rider.key] : [key], args)) as ScriptReply;
     } catch (error) {
       throw new StorageUnavailableError(this.#name, messageOf(error));
     }
+    rider?.onValue(((reply as unknown[])[8] as string | null | undefined) ?? null);
     return toDecision(reply, limits, now);
   }
 
@@ -72,6 +81,20 @@ export class RedisRateLimiter implements RateLimiter {
     return usageOf({ minute, minuteServed, minuteRejected, day, dayServed, dayRejected, bannedUntil }, limits, now);
   }
 
+  /** The connection, for what else instances share through this Redis (kept listings); closed with the limiter. */
+  get connection(): Redis {
+    return this.#redis;
+  }
+
+  /**
+   * Every decision from now on also reads `key` (a string) in its script and tells `onValue`
+   * what it found: what instances share can ride on the round trip each request makes anyway.
+   * Replies on the connection come in order, so the values told only ever get newer.
+   */
+  alsoRead(key: string, onValue: (value: string | null) => void): void {
+    this.#rider = { key, onValue };
+  }
+
   async close(): Promise<void> {
     if (this.#redis.status === "end") return;
     await this.#redis.quit().catch(() => this.#redis.disconnect());
@@ -79,12 +102,12 @@ export class RedisRateLimiter implements RateLimiter {
 
   // EVALSHA sends 40 bytes instead of the script; Redis forgets scripts on restart (NOSCRIPT),
   // and EVAL then sends it again, which also caches it for the next calls.
-  async #evaluate(key: string, args: number[]): Promise<unknown> {
+  async #evaluate(keys: string[], args: number[]): Promise<unknown> {
     try {
-      return await this.#redis.evalsha(SCRIPT_SHA, 1, key, ...args);
+      return await this.#redis.evalsha(SCRIPT_SHA, keys.length, ...keys, ...args);
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
-      return await this.#redis.eval(CONSUME_SCRIPT, 1, key, ...args);
+      return await this.#redis.eval(CONSUME_SCRIPT, keys.length, ...keys, ...args);
     }
   }
 }

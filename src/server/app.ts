@@ -5,7 +5,7 @@ import type { RateLimiter } from "../limits/rate-limiter.js";
 import type { IdempotencyStore } from "../store/idempotency-store.js";
 import type { KeyRecord, KeyStore } from "../store/key-store.js";
 import type { OrderStore } from "../store/order-store.js";
-import type { PetStore } from "../store/pet-store.js";
+import type { PetStore, SharedListingVersion } from "../store/pet-store.js";
 import { toErrorResponse } from "./error-response.js";
 import { ApiHttpError } from "./errors.js";
 import type { TrustProxy } from "./internal/client-ip.js";
@@ -74,6 +74,8 @@ export interface AppDeps {
   events?: Omit<EventRouteDeps, "keys">;
   /** CORS for these browser origins (--cors-origin); none without. */
   cors?: CorsOptions;
+  /** Over PostgreSQL with a shared Redis: when a kept listing is still right (see RedisListingVersion). */
+  listings?: SharedListingVersion;
 }
 
 /** Builds the API as an h3 app (a fetch function); it never listens. */
@@ -93,11 +95,15 @@ export function createApp(deps: AppDeps): H3 {
   const refused = deps.metrics ? (reason: string) => deps.metrics?.refused(reason) : undefined;
   // Before the guard: a preflight is answered without a key and without being counted.
   if (deps.cors) app.use(createCors(deps.cors));
-  app.use(observeGuard(createGuard({ ...deps, trustProxy, onRefused: refused }), deps));
+  app.use(observeGuard(createGuard({ ...deps, trustProxy, onRefused: refused, announceChange: announcer(deps.listings) }), deps));
 
   registerRoutes(app, ROUTES, negotiated(handlers(deps)));
   registerDocs(app);
   return app;
+}
+
+function announcer(listings: SharedListingVersion | undefined): (() => Promise<void>) | undefined {
+  return listings ? () => listings.changed() : undefined;
 }
 
 /** The handler of each operation in the route table (src/contract/routes.ts). */
@@ -110,7 +116,7 @@ function handlers(deps: AppDeps): Handlers<OperationId> {
     health: () => ({ status: "ok" }),
     ready: () => ready(deps),
     metrics: (event) => serveMetrics(event, deps.metricsRoute),
-    listPets: (event) => listPets(event, pets, petPages),
+    listPets: (event) => listPets(event, pets, petPages, deps.listings),
     createPet: (event) => createPet(event, pets, creates),
     getPet: (event) => getPet(event, pets),
     updatePet: (event) => updatePet(event, pets),

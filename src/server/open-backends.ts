@@ -5,6 +5,8 @@
 import { resolve } from "node:path";
 import type { BanPolicy } from "../limits/plans.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
+import type { RedisRateLimiter } from "../limits/redis-rate-limiter.js";
+import type { SharedListingVersion } from "../store/pet-store.js";
 import type { Store } from "../store/store.js";
 import type { WriteEvent } from "../store/lowdb/durable-json-file.js";
 import { redactUrl } from "../support/http-url.js";
@@ -25,6 +27,8 @@ export interface BackendOptions {
 export interface Backends {
   store: Store;
   limiter: RateLimiter;
+  /** PostgreSQL with a shared Redis: when a listing kept in memory is still right. */
+  listings?: SharedListingVersion;
   /** For the start-up line, without passwords: "db /srv/petstore.json" or "db postgres://…, limits redis://…". */
   description: string;
 }
@@ -42,7 +46,8 @@ export async function openBackends(options: BackendOptions): Promise<Backends> {
     const limiter = await openLimiter(options, postgres ? undefined : dbPath);
     const db = `db ${postgres ? redactUrl(options.db) : dbPath}`;
     const description = options.redis ? `${db}, limits ${redactUrl(options.redis)}` : db;
-    return { store, limiter, description };
+    const listings = postgres && options.redis ? await shareListings(limiter as RedisRateLimiter, store) : undefined;
+    return { store, limiter, description, listings };
   } catch (error) {
     await store.close();
     throw error;
@@ -65,6 +70,11 @@ async function openLowdb(file: string, { warn, now, onWrite }: BackendOptions): 
       }
     : undefined;
   return openLowdbStore(file, { warn, now, onWrite: report });
+}
+
+async function shareListings(limiter: RedisRateLimiter, store: Store): Promise<SharedListingVersion> {
+  const { RedisListingVersion } = await import("./shared-listings.js");
+  return new RedisListingVersion(limiter, store.events);
 }
 
 async function openLimiter(options: BackendOptions, dbPath: string | undefined): Promise<RateLimiter> {

@@ -84,7 +84,7 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
   const initial = configFile ? await loadServeConfig(configFile) : defaultLimitsConfig();
   const limits = new ReloadableLimits(initial, () => (configFile ? loadServeConfig(configFile) : Promise.resolve(defaultLimitsConfig())), logger);
   const metrics = wantsMetrics(options) ? await createMetrics() : undefined;
-  const { store, limiter, description } = await openBackends({
+  const { store, limiter, description, listings } = await openBackends({
     db: options.db,
     redis: options.redis,
     ban: initial.ban,
@@ -102,6 +102,7 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
     const app = createApp({
       events: { feed: store.events, streams, settings: eventStreamSettings(options.eventStreams), timers: globalThis },
       pets: store.pets,
+      listings,
       keys: store.keys,
       orders: store.orders,
       idempotency: store.idempotency,

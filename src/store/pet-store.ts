@@ -66,9 +66,19 @@ export interface PetStore {
   /**
    * A number that moves whenever a committed pet changes, on an engine where this process sees
    * every change (the file): a listing may be kept until it moves. Absent where other processes
-   * write too (PostgreSQL), so every listing there is read afresh.
+   * write too (PostgreSQL): there a SharedListingVersion, when Redis is shared, takes its place.
    */
   listingVersion?(): number;
+}
+
+/**
+ * Where several instances write to one database: the version under which a listing may be kept,
+ * as of this request (undefined: read afresh), and the announcement every write makes before it
+ * is answered, so that no instance keeps a listing the writer's client could see is old.
+ */
+export interface SharedListingVersion {
+  version(): string | undefined;
+  changed(): Promise<void>;
 }
 
 /** True when `patch` would change some field of `pet`. */

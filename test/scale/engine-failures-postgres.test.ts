@@ -55,7 +55,8 @@ it("answers 503 while PostgreSQL is stopped, recovers when it is back, and every
   await cluster.down();
   const downAt = load.elapsed();
   await sleep(500);
-  // Reads have no cache over PostgreSQL: they are refused alike, and the liveness probe still answers.
+  // A listing no instance kept reads PostgreSQL: refused alike (the creates refused meanwhile have
+  // replaced the listing token anyway); the liveness probe still answers.
   const read = await send(target, "/pets", DEADLINE_MS);
   expect({ status: read.status, body: read.body }).toMatchObject({ status: 503, body: { code: "storage_unavailable" } });
   expect((await fetch(`${server.origin}/healthz`)).status).toBe(200);

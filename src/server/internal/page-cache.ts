@@ -5,16 +5,16 @@
  * distinct URLs costs at most `capacity` answers of memory.
  */
 export class PageCache<T> {
-  readonly #entries = new Map<string, { version: number; value: T }>();
+  readonly #entries = new Map<string, { version: number | string; value: T }>();
 
   constructor(readonly capacity = 256) {}
 
-  get(key: string, version: number): T | undefined {
+  get(key: string, version: number | string): T | undefined {
     const entry = this.#entries.get(key);
     return entry?.version === version ? entry.value : undefined;
   }
 
-  set(key: string, version: number, value: T): void {
+  set(key: string, version: number | string, value: T): void {
     this.#entries.delete(key);
     if (this.#entries.size >= this.capacity) {
       const oldest = this.#entries.keys().next();

@@ -1,4 +1,4 @@
-import { HTTPResponse, type H3Event, type Middleware } from "h3";
+import { HTTPError, HTTPResponse, type H3Event, type Middleware } from "h3";
 import { STATUS_CODES } from "node:http";
 import { FastResponse } from "srvx";
 import { API_PREFIX } from "../../contract/constants.js";
@@ -33,9 +33,15 @@ export interface GuardDeps {
   now: () => number;
   /** Told of each 429, with its reason (metrics). */
   onRefused?: (reason: string) => void;
+  /**
+   * Awaited after each write request (not GET, HEAD or OPTIONS) that may have changed something,
+   * before it is answered: instances sharing a database then drop the listings they keep.
+   */
+  announceChange?: () => Promise<void>;
 }
 
 const JSON_CONTENT_TYPE: [string, string] = ["content-type", "application/json;charset=UTF-8"];
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * Auth and rate limits in one middleware (each extra middleware costs ~20% at this server's
@@ -82,14 +88,18 @@ export function createGuard(deps: GuardDeps): Middleware {
     if (operation?.access === "admin" && !key?.admin) {
       return refuse(event, { code: "forbidden", message: "this operation needs an admin API key", headers: [] }, headers);
     }
+    const announce = deps.announceChange && !READ_METHODS.has(event.req.method) ? deps.announceChange : undefined;
     let result: unknown;
     try {
       result = await next();
     } catch (error) {
       // The single error path (toErrorResponse) copies these onto the error response.
       setHeaders(event, headers);
+      // A refusal (4xx) changed nothing; after a 5xx, what was written is not known.
+      if (announce && !(error instanceof HTTPError && error.status < 500)) await announce();
       throw error;
     }
+    if (announce) await announce();
     if (result instanceof JsonText) return jsonTextResponse(event, result, headers);
     if (isJsonValue(result)) return jsonResponse(event, result, headers);
     if (result instanceof NotModified) return notModified(event, result, headers);
