@@ -73,7 +73,8 @@ describe("db migrate", () => {
     } finally {
       await server.stop();
     }
-  });
+    // Five CLI processes and a server started in a row: 14 s alone on a loaded machine, 20 s with another file beside it.
+  }, 60_000);
 });
 
 describe("db import", () => {
