@@ -21,6 +21,9 @@ const startupTrim = {
     build.onResolve({ filter: /client-h2\.js$/ }, (args) =>
       args.importer.includes("/node_modules/undici/") ? { path: stub("undici-without-http2.cjs") } : undefined,
     );
+    build.onResolve({ filter: /^#supports-color$/ }, (args) =>
+      args.importer.includes("/node_modules/chalk/") ? { path: stub("chalk-without-detection.cjs") } : undefined,
+    );
     build.onResolve({ filter: /^node:child_process$/ }, (args) =>
       args.importer.includes("/node_modules/commander/") ? { path: stub("lazy-child-process.cjs") } : undefined,
     );

@@ -64,6 +64,12 @@ function buildProgram(ctx: CliContext, setExitCode: (code: number) => void): Com
     .configureOutput({
       writeOut: (text) => ctx.io.stdout.write(text),
       writeErr: (text) => ctx.io.stderr.write(text),
+      // commander's own checks read process.stdout and process.stderr, which costs node:net on a
+      // pipe; the context knows. Help has no colour of ours: these only say when commander strips it.
+      getOutHelpWidth: () => (ctx.io.isStdoutTTY ? ctx.io.columns : undefined) ?? 80,
+      getErrHelpWidth: () => (ctx.io.isStderrTTY ? ctx.io.stderrColumns : undefined) ?? 80,
+      getOutHasColors: () => ctx.io.isStdoutTTY,
+      getErrHasColors: () => ctx.io.isStderrTTY,
       // One look for every usage error, ours and commander's: "Error: ...".
       outputError: (text, write) => write(text.replace(/^error: /, "Error: ")),
     });
