@@ -38,9 +38,10 @@ function cacheFileFor(source) {
   const env = process.env;
   if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   const id = /\/\/ petstore-build=([0-9a-f]+)\n/.exec(source.slice(-200))?.[1];
-  const home = env.XDG_CACHE_HOME || (env.HOME ? join(env.HOME, ".cache") : undefined);
-  if (id === undefined || home === undefined) return undefined;
-  return join(home, "petstore", `cli-${id}-node${process.versions.node}-${process.arch}.v8cache`);
+  if (id === undefined) return undefined;
+  // As the config and state files find their directories (src/cli/state-file.ts).
+  const base = env.XDG_CACHE_HOME || join(require("node:os").homedir(), ".cache");
+  return join(base, "petstore", `cli-${id}-node${process.versions.node}-${process.arch}.v8cache`);
 }
 
 function readOrUndefined(file) {
