@@ -10,6 +10,7 @@ import * as esbuild from "esbuild";
 import { rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { buildTwoParts } from "./build/two-part-bundle.mjs";
+import { prepareForCodeCache } from "./build/code-cache-ready.mjs";
 
 const outdir = new URL("../dist/", import.meta.url).pathname;
 const stub = (name) => new URL(`./build/${name}`, import.meta.url).pathname;
@@ -20,6 +21,9 @@ const startupTrim = {
   setup(build) {
     build.onResolve({ filter: /client-h2\.js$/ }, (args) =>
       args.importer.includes("/node_modules/undici/") ? { path: stub("undici-without-http2.cjs") } : undefined,
+    );
+    build.onResolve({ filter: /^#supports-color$/ }, (args) =>
+      args.importer.includes("/node_modules/chalk/") ? { path: stub("chalk-without-detection.cjs") } : undefined,
     );
     build.onResolve({ filter: /^node:child_process$/ }, (args) =>
       args.importer.includes("/node_modules/commander/") ? { path: stub("lazy-child-process.cjs") } : undefined,
@@ -49,3 +53,5 @@ await buildTwoParts(esbuild, {
     },
   },
 });
+// bin/code-cache.js compiles cli.cjs with a V8 code cache; this readies it (no import() of its own, a build id).
+await prepareForCodeCache(outdir);

@@ -1,4 +1,6 @@
-import { mkdir } from "node:fs/promises";
+// node:fs/promises through fs.promises, read when first used: loading it at start-up costs
+// node:stream and node:readline (the CLI bundle evaluates every import when it starts).
+import { promises as fs } from "node:fs";
 import { dirname, join } from "node:path";
 import { JsonFileError, readJsonFile, writeFileAtomic } from "../support/json-file.js";
 
@@ -68,7 +70,7 @@ export function fileConfigStore(path: string, warn: (message: string) => void = 
       }
     },
     async write(data) {
-      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      await fs.mkdir(dirname(path), { recursive: true, mode: 0o700 });
       await writeFileAtomic(path, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
     },
   };

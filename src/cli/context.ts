@@ -20,6 +20,8 @@ export interface CliIO {
   isStderrTTY: boolean;
   /** The terminal's width when stdout is one; tables are cut to fit it. */
   columns?: number;
+  /** The terminal's width when stderr is one (usage errors are wrapped to it). */
+  stderrColumns?: number;
 }
 
 /** Every side effect a command may have arrives through this, built once at the edge. */

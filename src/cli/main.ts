@@ -5,18 +5,7 @@ import { exitCodeFor, ExitCode } from "./errors.js";
 import { reportError } from "./report-error.js";
 import { PROGRAM_HELP } from "./help-text.js";
 import { COLOR_MODES, DEFAULT_BASE_URL, DEFAULT_MAX_WAIT_S, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, resolveColorMode, type GlobalFlags } from "./settings.js";
-import { completeValuesCommand, completionCommand } from "./commands/completion.js";
-import { configCommand } from "./commands/config/index.js";
-import { keysCommand } from "./commands/keys/index.js";
-import { dbCommand } from "./commands/db/index.js";
-import { petsCommand } from "./commands/pets/index.js";
-import { ordersCommand } from "./commands/orders/index.js";
-import { inventoryCommand } from "./commands/inventory.js";
-import { eventsCommand } from "./commands/events.js";
-import { registerOpenApi } from "./commands/openapi.js";
-import { registerServe } from "./commands/serve.js";
-import { registerStatus } from "./commands/status.js";
-import { apiCommand } from "./commands/api.js";
+import { addTopCommands } from "./commands/top-level.js";
 import { addShapingOptions, applyShaping, bufferedSink, prepareShaping, splitJsonFields, commandPath, type Shaping } from "./output/json-shaping.js";
 
 export { createProcessContext } from "./process-context.js";
@@ -31,7 +20,7 @@ export async function main(argv: readonly string[], ctx: CliContext): Promise<nu
   const held = bufferedSink();
   let shaping: Shaping | undefined;
   const stdout = { write: (chunk: string) => (shaping === undefined ? ctx.io.stdout.write(chunk) : held.write(chunk)) };
-  const program = buildProgram({ ...ctx, io: { ...ctx.io, stdout } }, setExitCode);
+  const program = buildProgram({ ...ctx, io: { ...ctx.io, stdout } }, setExitCode, argv);
   program.hook("preAction", async (_root, action) => {
     shaping = await prepareShaping(action, commandPath(action));
     // The pager would receive the JSON before it is shaped; shaped output is short anyway.
@@ -54,7 +43,7 @@ export async function main(argv: readonly string[], ctx: CliContext): Promise<nu
   }
 }
 
-function buildProgram(ctx: CliContext, setExitCode: (code: number) => void): Command {
+function buildProgram(ctx: CliContext, setExitCode: (code: number) => void, argv: readonly string[]): Command {
   const program = new Command("petstore")
     .description("The animal-store API: run the server, or manage pets and keys against any base URL.")
     .version(pkg.version, "-V, --version")
@@ -64,19 +53,19 @@ function buildProgram(ctx: CliContext, setExitCode: (code: number) => void): Com
     .configureOutput({
       writeOut: (text) => ctx.io.stdout.write(text),
       writeErr: (text) => ctx.io.stderr.write(text),
+      // commander's own checks read process.stdout and process.stderr, which costs node:net on a
+      // pipe; the context knows. Help has no colour of ours: these only say when commander strips it.
+      getOutHelpWidth: () => (ctx.io.isStdoutTTY ? ctx.io.columns : undefined) ?? 80,
+      getErrHelpWidth: () => (ctx.io.isStderrTTY ? ctx.io.stderrColumns : undefined) ?? 80,
+      getOutHasColors: () => ctx.io.isStdoutTTY,
+      getErrHasColors: () => ctx.io.isStderrTTY,
       // One look for every usage error, ours and commander's: "Error: ...".
       outputError: (text, write) => write(text.replace(/^error: /, "Error: ")),
     });
   addGlobalOptions(program);
   program.addHelpText("after", PROGRAM_HELP);
-  program.addCommand(petsCommand(ctx)).addCommand(keysCommand(ctx)).addCommand(configCommand(ctx));
-  program.addCommand(ordersCommand(ctx)).addCommand(inventoryCommand(ctx)).addCommand(apiCommand(ctx));
-  program.addCommand(dbCommand(ctx));
-  program.addCommand(eventsCommand(ctx));
-  program.addCommand(completionCommand(ctx)).addCommand(completeValuesCommand(ctx), { hidden: true });
-  registerServe(program, ctx, setExitCode);
-  registerOpenApi(program, ctx);
-  registerStatus(program, ctx);
+  // Only the command argv names is built; the others are listed from a table (commands/top-level.ts).
+  addTopCommands(program, ctx, setExitCode, argv);
   addShapingOptions(program);
   inheritSettings(program);
   return program;

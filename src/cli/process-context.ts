@@ -9,21 +9,24 @@ import { createApiClient, type ApiClient, type Method, type RequestOptions, type
 import { httpReporter } from "./output/http-log.js";
 import { warnOn } from "./output/notice.js";
 import { stderrOf } from "./output/stream.js";
+import { fdSink, isTerminal } from "./internal/stdio.js";
 import { describeSources, type Settings } from "./settings.js";
 import { fileStateStore, stateFilePath } from "./state-file.js";
 
 export function createProcessContext(): CliContext {
-  // `petstore pets list | head -1`: a closed pipe ends the output, not the process with a stack trace.
-  for (const stream of [process.stdout, process.stderr]) stream.on("error", ignoreClosedPipe);
+  const stdoutTTY = isTerminal(1);
+  const stderrTTY = isTerminal(2);
   const base: ClientBase = {
     io: {
-      stdout: process.stdout,
-      stderr: process.stderr,
+      // Piped, the streams are written with fs.writeSync, without node:net (internal/stdio.ts).
+      stdout: stdoutTTY ? processStream("stdout") : fdSink(1, () => processStream("stdout")),
+      stderr: stderrTTY ? processStream("stderr") : fdSink(2, () => processStream("stderr")),
       readStdin: () => readAll(process.stdin),
-      isStdinTTY: process.stdin.isTTY === true,
-      isStdoutTTY: process.stdout.isTTY === true,
-      isStderrTTY: process.stderr.isTTY === true,
-      columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
+      isStdinTTY: isTerminal(0),
+      isStdoutTTY: stdoutTTY,
+      isStderrTTY: stderrTTY,
+      columns: stdoutTTY ? process.stdout.columns : undefined,
+      stderrColumns: stderrTTY ? process.stderr.columns : undefined,
     },
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
@@ -104,6 +107,14 @@ function spawnPager(command: string): Pager {
       await exited;
     },
   };
+}
+
+/** process.stdout or process.stderr, whose errors other than a closed pipe are thrown as before. */
+function processStream(name: "stdout" | "stderr"): NodeJS.WriteStream {
+  const stream = process[name];
+  // `petstore pets list | head -1`: a closed pipe ends the output, not the process with a stack trace.
+  if (!stream.listeners("error").includes(ignoreClosedPipe)) stream.on("error", ignoreClosedPipe);
+  return stream;
 }
 
 const terminalPrompt = () => import("./internal/terminal-prompt.js");

@@ -1,6 +1,8 @@
 // What the client remembers between runs that is not configuration: when it last showed a notice.
 // One JSON file in $XDG_STATE_HOME/petstore/ (else ~/.local/state/petstore/), mode 0600.
-import { mkdir } from "node:fs/promises";
+// node:fs/promises through fs.promises, read when first used: loading it at start-up costs
+// node:stream and node:readline (the CLI bundle evaluates every import when it starts).
+import { promises as fs } from "node:fs";
 import { dirname, join } from "node:path";
 import { readJsonFile, writeFileAtomic } from "../support/json-file.js";
 
@@ -32,7 +34,7 @@ export function fileStateStore(path: string): StateStore {
       }
     },
     async write(state) {
-      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      await fs.mkdir(dirname(path), { recursive: true, mode: 0o700 });
       await writeFileAtomic(path, `${JSON.stringify(state)}\n`, { mode: 0o600 });
     },
   };

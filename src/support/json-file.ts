@@ -1,6 +1,8 @@
 // Reading and writing the small JSON files beside the db and in the user's config folder:
 // one read-parse-validate path, one atomic write.
-import { open, readFile, rename, rm } from "node:fs/promises";
+// node:fs/promises through fs.promises, read when first used: loading it at start-up costs
+// node:stream and node:readline (the CLI bundle evaluates every import when it starts).
+import { promises as fs } from "node:fs";
 import { dirname } from "node:path";
 import { isErrnoCode, messageOf } from "./error-text.js";
 
@@ -23,7 +25,7 @@ export class JsonFileError extends Error {
 export async function readJsonFile<T>(file: string, validate: (json: unknown) => T): Promise<T | undefined> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = await fs.readFile(file, "utf8");
   } catch (error) {
     if (isErrnoCode(error, "ENOENT")) return undefined;
     throw new JsonFileError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? messageOf(error)})`);
@@ -66,7 +68,7 @@ export async function writeFileAtomic(
 ): Promise<void> {
   const temp = `${file}.${process.pid}.${++tempSequence}.tmp`;
   try {
-    const handle = await open(temp, "wx", options.mode ?? 0o600);
+    const handle = await fs.open(temp, "wx", options.mode ?? 0o600);
     try {
       if (typeof data === "string" || data instanceof Uint8Array) await handle.writeFile(data);
       // writeFile writes all of a piece from the current position (write may stop short).
@@ -75,10 +77,10 @@ export async function writeFileAtomic(
     } finally {
       await handle.close();
     }
-    await rename(temp, file);
+    await fs.rename(temp, file);
   } catch (error) {
     // The write's own error is the one to report (disk full, not "cannot remove").
-    await rm(temp, { force: true }).catch(() => {});
+    await fs.rm(temp, { force: true }).catch(() => {});
     throw error;
   }
   if (options.durable) await syncDirectory(dirname(file));
@@ -86,7 +88,7 @@ export async function writeFileAtomic(
 
 /** Makes a rename, a creation or an unlink in `directory` durable. */
 export async function syncDirectory(directory: string): Promise<void> {
-  const handle = await open(directory, "r");
+  const handle = await fs.open(directory, "r");
   try {
     await handle.sync();
   } finally {

@@ -1,6 +1,6 @@
 // `--trust-proxy`, parsed where both the CLI (to refuse a typo as a usage error) and the server
 // can use it. What it is for: src/server/internal/client-ip.ts.
-import { BlockList, isIP } from "node:net";
+import type { BlockList } from "node:net";
 
 /** How many proxies of ours stand in front, or which addresses are ours; undefined: none. */
 export type TrustProxy = { hops: number } | { addresses: BlockList; text: string } | undefined;
@@ -17,6 +17,8 @@ export function parseTrustProxy(spec: string): TrustProxy {
     if (hops < 1 || hops > 32) throw new Error(`--trust-proxy hop count must be from 1 to 32, got ${text}`);
     return { hops };
   }
+  // node:net at the first list, not at the CLI's start-up: `serve`'s flags are parsed there.
+  const { BlockList, isIP } = process.getBuiltinModule("node:net");
   const addresses = new BlockList();
   for (const entry of text.split(",").map((part) => part.trim())) {
     const [address = "", prefix] = entry.split("/");

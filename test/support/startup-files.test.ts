@@ -50,6 +50,12 @@ describe("the client's start-up files", () => {
     expect(run.builtins).not.toContain(ESM_LOADER);
   });
 
+  it("--help piped: none of node:net, node:tty, node:stream, node:fs/promises (stdout is written with fs.writeSync)", async () => {
+    const run = await loadsOf(["--help"]);
+    expect(run.stdout).toContain("Usage: petstore");
+    expect(run.builtins.filter((name) => ["net", "tty", "stream", "fs/promises", "readline"].includes(name))).toEqual([]);
+  });
+
   it("pets list --json: cli.cjs and undici's file, without the ESM loader", async () => {
     const run = await loadsOf(["pets", "list", "--json"]);
     expect(run.status).toBe(0);

@@ -1,4 +1,6 @@
-import { readFile } from "node:fs/promises";
+// node:fs/promises through fs.promises, read when first used: loading it at start-up costs
+// node:stream and node:readline (the CLI bundle evaluates every import when it starts).
+import { promises as fs } from "node:fs";
 import { Command } from "commander";
 import { withClient, type CliContext } from "../context.js";
 import { ApiError, UsageError } from "../errors.js";
@@ -93,7 +95,7 @@ function head(status: number, headers: ResponseHeaders): string {
 
 async function readInput(path: string): Promise<string> {
   try {
-    return await readFile(path, "utf8");
+    return await fs.readFile(path, "utf8");
   } catch (error) {
     throw new UsageError(`--input ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }

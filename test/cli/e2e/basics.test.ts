@@ -74,9 +74,10 @@ describe("the bundle", () => {
   const dist = fileURLToPath(new URL("../../../dist/", import.meta.url));
   const importsOf = (file: string) => {
     const text = readFileSync(join(dist, file), "utf8");
-    // import() of an ESM chunk, or require() of a CommonJS one (undici's, from a stub in cli.cjs).
-    const local = [...text.matchAll(/(?:from\s*|import\s*\(\s*|import\s+|require\(\s*)"\.\/([^"]+\.c?js)"/g)].map((match) => match[1]!);
-    const packages = [...text.matchAll(/(?:from\s*|import\s*\(\s*|import\s+)"([^."][^"]*)"/g)].map((match) => match[1]!);
+    // import() of an ESM chunk (in cli.cjs, __petstoreImport(): scripts/build/code-cache-ready.mjs),
+    // or require() of a CommonJS one (undici's, from a stub in cli.cjs).
+    const local = [...text.matchAll(/(?:from\s*|(?:import|__petstoreImport)\s*\(\s*|import\s+|require\(\s*)"\.\/([^"]+\.c?js)"/g)].map((match) => match[1]!);
+    const packages = [...text.matchAll(/(?:from\s*|(?:import|__petstoreImport)\s*\(\s*|import\s+)"([^."][^"]*)"/g)].map((match) => match[1]!);
     return { local, packages };
   };
 

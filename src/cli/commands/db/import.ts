@@ -1,4 +1,6 @@
-import { readFile } from "node:fs/promises";
+// node:fs/promises through fs.promises, read when first used: loading it at start-up costs
+// node:stream and node:readline (the CLI bundle evaluates every import when it starts).
+import { promises as fs } from "node:fs";
 import { Command } from "commander";
 import type { CliContext } from "../../context.js";
 import { UsageError } from "../../errors.js";
@@ -24,7 +26,7 @@ export function importCommand(ctx: CliContext): Command {
 export async function runImport(options: ImportOptions, ctx: CliContext): Promise<void> {
   const { parseExport } = await import("../../../store/transfer/export-format.js");
   const { importVerified } = await import("../../../store/transfer/import-verified.js");
-  const text = await readFile(options.file === "-" ? "/dev/stdin" : options.file, "utf8").catch((error: unknown) => {
+  const text = await fs.readFile(options.file === "-" ? "/dev/stdin" : options.file, "utf8").catch((error: unknown) => {
     throw new UsageError(`cannot read ${options.file}: ${error instanceof Error ? error.message : String(error)}`);
   });
   const data = parseExport(text);
