@@ -1,6 +1,6 @@
 // `npm run soak [-- --minutes 10] [-- --rate 200]`: the built server on a temporary file db under a
 // steady mixed load for a long time. Prints a table of what it measured and exits 1 when a check
-// fails: RSS growth after warm-up < 10% (V8's young generation left out), descriptors stable,
+// fails: RSS growth after warm-up < 10% (at matched points of V8's cycle: rss-growth.mjs), descriptors stable,
 // event-loop delay p99 < 20 ms in every window, no 5xx, no error in the server's log, and every
 // acknowledged write present at the end.
 import { spawnSync } from "node:child_process";
