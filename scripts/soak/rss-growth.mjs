@@ -1,7 +1,7 @@
 // The soak's memory verdict: RSS growth after warm-up, compared at matched points of V8's cycle.
 //
 // V8 sizes its young generation (new space) itself, between 1 and 32 MiB on Node 20: it doubles
-// it once enough bytes have survived scavenges, and halves it at a memory-reducing full GC (its
+// it once enough bytes have survived scavenges, and shrinks it at a memory-reducing full GC (its
 // memory reducer runs one ~100 s after a full GC when no other came, so about 105 s into a
 // soak). Under the soak's load it is back at 32 MiB a few minutes later and stays there. An RSS
 // sample taken while it regrows reads up to 28 MiB lower than one taken after, with no data

@@ -1,5 +1,5 @@
 // The soak's RSS verdict (scripts/soak/rss-growth.mjs) over series shaped like a real run's:
-// V8's new space 16 → 32 MiB, halved to 4 MiB by its memory reducer at 105 s and doubling back to
+// V8's new space 16 → 32 MiB, shrunk to 4 MiB by its memory reducer at 105 s and doubling back to
 // 32 MiB by 250 s, old space filling with promoted garbage until each full GC (40 s apart). Data
 // that really grows must fail the check however the samples fall in that cycle.
 import { describe, expect, it } from "vitest";
