@@ -2,8 +2,16 @@
 // V8's new space 16 → 32 MiB, shrunk to 4 MiB by its memory reducer at 105 s and doubling back to
 // 32 MiB by 250 s, old space filling with promoted garbage until each full GC (40 s apart). Data
 // that really grows must fail the check however the samples fall in that cycle.
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { rssGrowth, type MemorySample } from "../../scripts/soak/rss-growth.mjs";
+
+/** The samples of a real 10-minute soak (`npm run soak -- --out`), with where its backlog was full. */
+const recorded = JSON.parse(readFileSync(new URL("../fixtures/soak-memory-samples.json", import.meta.url), "utf8")) as {
+  readyMs: number;
+  durationMs: number;
+  samples: MemorySample[];
+};
 
 const MIB = 1024;
 const RUN_MS = 600_000;
@@ -66,5 +74,15 @@ describe("RSS growth after warm-up", () => {
     const neverSettles = (at: number) => ((at / 10_000) % 2 === 0 ? 32 : 16);
     const memory = rssGrowth(series({ youngAt: neverSettles }), { readyMs: READY_MS, durationMs: RUN_MS });
     expect(memory.warmupMs).toBe(RUN_MS / 2);
+  });
+
+  it("over a recorded run: passes as it ran, fails with 2 MiB a minute more", () => {
+    const { readyMs, durationMs, samples } = recorded;
+    const asRun = rssGrowth(samples, { readyMs, durationMs });
+    expect(asRun.comparable).toBe(true);
+    expect(asRun.growth).toBeGreaterThan(0);
+    expect(asRun.growth).toBeLessThan(0.1);
+    const leaking = samples.map((sample) => ({ ...sample, rssKb: sample.rssKb + (2 * MIB * sample.at) / 60_000 }));
+    expect(rssGrowth(leaking, { readyMs, durationMs }).growth).toBeGreaterThan(0.1);
   });
 });
