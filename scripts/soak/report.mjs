@@ -1,4 +1,5 @@
 // The soak's verdict: each check with its figure and its limit, printed as one table.
+import { rssGrowth } from "./rss-growth.mjs";
 
 const RSS_GROWTH_LIMIT = 0.1;
 const FD_GROWTH_LIMIT = 5;
@@ -13,25 +14,19 @@ const percentile = (values, p) => {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 };
 
+/** The run with its warm-up decided (rss-growth.mjs): `warmupMs`, and `memory`, the RSS comparison. */
+export function settleWarmup(result) {
+  const memory = rssGrowth(result.samples, { readyMs: result.readyMs, durationMs: result.elapsedMs });
+  return { ...result, warmupMs: memory.warmupMs, memory };
+}
+
 /** Every check of the issue, from the run's samples and counts: [{ name, figure, limit, ok }]. */
 export function checkRun(result) {
   const steady = result.samples.filter((sample) => sample.at >= result.warmupMs);
-  // Three samples each end, so one GC's swing is not read as growth. The check is on RSS, what
-  // the issue names and what an operator watches.
-  const rssStart = median(steady.slice(0, 3).map((sample) => sample.rssKb));
-  const rssEnd = median(steady.slice(-3).map((sample) => sample.rssKb));
-  const rssGrowth = rssEnd / rssStart - 1;
-  // Shown beside it, not checked: V8 resizes its young generation (new space) by itself between
-  // 1 and 32 MiB (2 x the 16 MiB semi-space of Node 20 on 64 bits), growing as objects survive
-  // scavenges and shrinking at a full GC that finds the allocation rate low. RSS less new space
-  // tells that swing apart from data that grows.
-  const paired = steady.filter((sample) => sample.newSpaceKb !== undefined);
-  const lessYoung = (sample) => sample.rssKb - sample.newSpaceKb;
-  const youngStart = median(paired.slice(0, 3).map(lessYoung));
-  const youngEnd = median(paired.slice(-3).map(lessYoung));
-  const raw = (samples) => mib(median(samples.map((sample) => sample.rssKb)));
-  const young = (samples) => mib(median(samples.map((sample) => sample.newSpaceKb)));
-  const rawFigure = `RSS ${raw(paired.slice(0, 3))} → ${raw(paired.slice(-3))} MiB, of which new space ${young(paired.slice(0, 3))} → ${young(paired.slice(-3))}`;
+  const { memory } = result;
+  // Beside it, not checked: the same ends less the new space each sample was paired with.
+  const lessYoung = (end) => end.rssKb - end.youngKb;
+  const memoryFigure = `${pct(memory.growth)} (${mib(memory.start.rssKb)} → ${mib(memory.end.rssKb)} MiB, medians of ${memory.start.samples} and ${memory.end.samples} samples with new space at ${mib(memory.youngKb)} MiB)`;
   // Keep-alive connections open and close all along: a leak shows as the highest count of the
   // last third of the run above the highest of the first third.
   const fds = steady.map((sample) => sample.fds);
@@ -44,11 +39,13 @@ export function checkRun(result) {
   const { stats, verification, log, events } = result;
   const created = result.book.creates;
   return [
-    check("RSS growth after warm-up", `${pct(rssGrowth)} (${mib(rssStart)} → ${mib(rssEnd)} MiB)`, `< ${pct(RSS_GROWTH_LIMIT)}`, rssGrowth < RSS_GROWTH_LIMIT),
-    info(
-      "  the same less V8's young generation",
-      paired.length >= 2 ? `${pct(youngEnd / youngStart - 1)} (${mib(youngStart)} → ${mib(youngEnd)} MiB; ${rawFigure})` : "not sampled",
+    check(
+      "RSS growth after warm-up",
+      memory.comparable ? memoryFigure : `not comparable: ${memory.why}`,
+      `< ${pct(RSS_GROWTH_LIMIT)}`,
+      memory.comparable && memory.growth < RSS_GROWTH_LIMIT,
     ),
+    info("  the same less V8's young generation", `${pct(lessYoung(memory.end) / lessYoung(memory.start) - 1)} (${mib(lessYoung(memory.start))} → ${mib(lessYoung(memory.end))} MiB)`),
     check("open descriptors, highest of first → last third", `${fdFirst} → ${fdLast} (min ${Math.min(...fds)}, max ${Math.max(...fds)})`, `growth ≤ ${FD_GROWTH_LIMIT}`, fdGrowth <= FD_GROWTH_LIMIT),
     check(
       "event-loop delay p99, worst 10 s window",
@@ -73,7 +70,7 @@ export function printReport(result, checks) {
   const lines = [
     `soak of ${result.date}: ${result.minutes} min at ${result.rate} req/s on ${result.machine}`,
     `sent ${stats.sent} requests in ${seconds.toFixed(0)} s (${(stats.sent / seconds).toFixed(0)} req/s); ${statuses}`,
-    `warm-up ${(result.warmupMs / 1000).toFixed(0)} s (until the event backlog was full, at least a fifth of the run, at most half)`,
+    `warm-up ${(result.warmupMs / 1000).toFixed(0)} s (the event backlog full at ${(result.readyMs / 1000).toFixed(0)} s, at least a fifth of the run; then V8's new space at its working ${mib(result.memory.youngKb)} MiB for 30 s; at most half the run)`,
     `client latency p50 ${percentile(stats.latenciesMs, 50).toFixed(1)} ms, p99 ${percentile(stats.latenciesMs, 99).toFixed(1)} ms, max in flight ${stats.inFlightMax}`,
     `server log: ${result.log.lines} lines, ${result.log.warnings.length} warnings`,
     `V8 heap after warm-up → at the end: ${heapFigure(result)}; the server then held ${result.verification.pets} pets, ` +

@@ -1,28 +1,28 @@
 // `npm run soak [-- --minutes 10] [-- --rate 200]`: the built server on a temporary file db under a
 // steady mixed load for a long time. Prints a table of what it measured and exits 1 when a check
-// fails: RSS growth after warm-up < 10% (V8's young generation left out), descriptors stable,
+// fails: RSS growth after warm-up < 10% (at matched points of V8's cycle: rss-growth.mjs), descriptors stable,
 // event-loop delay p99 < 20 ms in every window, no 5xx, no error in the server's log, and every
 // acknowledged write present at the end.
 import { spawnSync } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { checkRun, printReport } from "./report.mjs";
+import { checkRun, printReport, settleWarmup } from "./report.mjs";
 import { ADMIN_KEY, sampleProcess, scrapeMetrics, startServer } from "./server.mjs";
 import { createTraffic, followEvents } from "./traffic.mjs";
 import { verifyBook } from "./verify.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const USAGE = "usage: npm run soak [-- --minutes 10] [-- --rate 200]";
+const USAGE = "usage: npm run soak [-- --minutes 10] [-- --rate 200] [-- --out run.json] [-- --node-flags='--trace-gc']";
 const SAMPLE_MS = 5_000;
 const SCRAPE_MS = 10_000;
 
 let flags;
 try {
-  ({ values: flags } = parseArgs({ options: { minutes: { type: "string", default: "10" }, rate: { type: "string", default: "200" } } }));
+  ({ values: flags } = parseArgs({ options: { minutes: { type: "string", default: "10" }, rate: { type: "string", default: "200" }, "node-flags": { type: "string", default: "" }, out: { type: "string" } } }));
 } catch (error) {
   process.stderr.write(`soak: ${error.message}\n${USAGE}\n`);
   process.exit(2);
@@ -34,16 +34,17 @@ if (!(minutes > 0) || !(rate > 0 && rate <= 5_000)) {
   process.exit(2);
 }
 const durationMs = minutes * 60_000;
-// The server's data reaches its steady size once its event backlog is full (10,000 events kept):
-// the warm-up lasts until then, at least a fifth of the run, at most half of it.
+// The server's data reaches its steady size once its event backlog is full (10,000 events kept),
+// at least a fifth of the run; the warm-up then lasts until V8's young generation has settled too
+// (rss-growth.mjs), at most half of the run.
 const EVENT_BACKLOG = 10_000;
-let warmupMs = durationMs * 0.5;
+let readyMs = Infinity;
 
 const build = spawnSync(process.execPath, [join(ROOT, "scripts/build.mjs")], { stdio: "inherit", cwd: ROOT });
 if (build.status !== 0) process.exit(1);
 
 const dir = await mkdtemp(join(tmpdir(), "petstore-soak-"));
-const server = await startServer({ bin: join(ROOT, "bin/petstore.js"), db: join(dir, "petstore.json") });
+const server = await startServer({ bin: join(ROOT, "bin/petstore.js"), db: join(dir, "petstore.json"), nodeArgs: flags["node-flags"].split(" ").filter(Boolean) });
 process.once("SIGINT", () => void server.stop().then(() => process.exit(130)));
 const admin = createTraffic({ baseUrl: server.baseUrl, key: ADMIN_KEY });
 const mainKey = await createKey(admin, { plan: "enterprise", name: "soak", perMinute: 1_000_000, perDay: 1_000_000_000 });
@@ -61,7 +62,7 @@ let nextScrape = SCRAPE_MS;
 while (performance.now() - started < durationMs) {
   await sleep(Math.min(SAMPLE_MS, durationMs - (performance.now() - started)));
   const at = performance.now() - started;
-  if (events.seen.events >= EVENT_BACKLOG && warmupMs === durationMs * 0.5) warmupMs = Math.min(warmupMs, Math.max(at, durationMs * 0.2));
+  if (events.seen.events >= EVENT_BACKLOG && readyMs === Infinity) readyMs = Math.max(at, durationMs * 0.2);
   samples.push({ at, ...(await sampleProcess(server.pid)) });
   if (at >= nextScrape) {
     nextScrape += SCRAPE_MS;
@@ -90,7 +91,7 @@ const result = {
   minutes,
   rate,
   elapsedMs,
-  warmupMs,
+  readyMs,
   samples,
   loopWindows,
   stats: traffic.stats,
@@ -100,8 +101,10 @@ const result = {
   log: server.log,
   exitCode,
 };
-const checks = checkRun(result);
-printReport(result, checks);
+const settled = settleWarmup(result);
+const checks = checkRun(settled);
+printReport(settled, checks);
+if (flags.out) await writeFile(flags.out, `${JSON.stringify({ ...settled, stats: { ...settled.stats, latenciesMs: undefined, byStatus: Object.fromEntries(settled.stats.byStatus) }, book: undefined }, null, 1)}\n`);
 await rm(dir, { recursive: true, force: true });
 process.exit(checks.every((check) => check.ok) ? 0 : 1);
 

@@ -7,10 +7,10 @@ import { freePort } from "../bench/lib/processes.mjs";
 
 export const ADMIN_KEY = "ps_soak_admin_key_0123456789abcdefghijklmn";
 
-/** Starts `node bin/petstore.js serve` and resolves once it listens. */
-export async function startServer({ bin, db, extraArgs = [] }) {
+/** Starts `node [nodeArgs] bin/petstore.js serve` and resolves once it listens. */
+export async function startServer({ bin, db, extraArgs = [], nodeArgs = [] }) {
   const metricsPort = await freePort();
-  const args = [bin, "serve", "--port", "0", "--db", db, "--metrics-port", String(metricsPort), "--log-format", "json", ...extraArgs];
+  const args = [...nodeArgs, bin, "serve", "--port", "0", "--db", db, "--metrics-port", String(metricsPort), "--log-format", "json", ...extraArgs];
   const child = spawn(process.execPath, args, {
     env: { ...process.env, PETSTORE_ADMIN_KEY: ADMIN_KEY, NO_COLOR: "1" },
     stdio: ["ignore", "pipe", "pipe"],

@@ -164,6 +164,12 @@ describe("GET /v1/store/orders", () => {
     expect(seen).not.toContain(ids[1]);
     const order = await json(await server.api(`/store/orders/${ids[3]}`));
     expect(await json(await server.api(`/store/orders?petId=${order.petId}`))).toEqual([order]);
+    // Both filters: one pet's orders in one status, after a transition moved one of them.
+    const cancelled = await json(await server.api(`/store/orders/${ids[1]}`));
+    const again = (await json(await place(cancelled.petId))) as { id: number };
+    expect(await json(await server.api(`/store/orders?petId=${cancelled.petId}&status=cancelled`))).toEqual([cancelled]);
+    expect((await json(await server.api(`/store/orders?petId=${cancelled.petId}&status=placed`))).map((o: { id: number }) => o.id)).toEqual([again.id]);
+    expect((await json(await server.api(`/store/orders?petId=${cancelled.petId}`))).map((o: { id: number }) => o.id)).toEqual([ids[1], again.id]);
     await expectError(await server.api("/store/orders?status=sold"), 400, "invalid_parameter");
     await expectError(await server.api("/store/orders?limit=101"), 400, "invalid_parameter");
     await expectError(await server.api("/store/orders?cursor=nope"), 400, "invalid_parameter");
