@@ -6,19 +6,17 @@ import { PeriodicSaver } from "../support/periodic-saver.js";
 import type { LimitsPersister, RowBatches, Snapshot, SubjectRow } from "./persister.js";
 import { BAN_POLICY, type BanPolicy } from "./plans.js";
 import type { Decision, RateLimiter, Usage } from "./rate-limiter.js";
+import { DAY_MS, MINUTE_MS, retryAfterAt, secondsUntil, usageOf, windowsAt, type SubjectState } from "./subject-state.js";
 import {
-  DAY_MS,
-  MINUTE_MS,
-  fromRow,
-  newState,
-  retryAfterOf,
-  roll,
-  secondsUntil,
-  toRow,
-  usageOf,
-  windowsOf,
-  type SubjectState,
-} from "./subject-state.js";
+  BANNED_UNTIL,
+  DAY,
+  DAY_REJECTED,
+  DAY_SERVED,
+  MINUTE,
+  MINUTE_REJECTED,
+  MINUTE_SERVED,
+  SubjectTable,
+} from "./subject-table.js";
 
 const SAVE_INTERVAL_MS = 1_000;
 /**
@@ -42,14 +40,12 @@ export interface MemoryRateLimiterOptions {
 }
 
 export class MemoryRateLimiter implements RateLimiter {
-  private readonly subjects = new Map<string, SubjectState>();
+  private readonly subjects = new SubjectTable();
   private readonly now: () => number;
   private readonly ban: BanPolicy;
   private readonly warn: (message: string) => void;
   private readonly saver: PeriodicSaver | undefined;
   private day: number;
-  /** Subjects changed since the last save: what the next one appends. */
-  private dirty = new Set<string>();
   /** A new UTC day began: the next save rewrites everything, leaving out the subjects that expired. */
   private rewriteDue = false;
   private persisting: boolean;
@@ -74,7 +70,8 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   peek(subject: string, limits: KeyLimits): Promise<Usage> {
-    return Promise.resolve(usageOf(this.subjects.get(subject), limits, this.now()));
+    const slot = this.subjects.find(subject);
+    return Promise.resolve(usageOf(slot < 0 ? undefined : this.stateAt(slot), limits, this.now()));
   }
 
   /** The synchronous core of consume(): counts the request and decides, with no await in between. */
@@ -83,21 +80,20 @@ export class MemoryRateLimiter implements RateLimiter {
     const minute = Math.floor(now / MINUTE_MS);
     const day = Math.floor(now / DAY_MS);
     if (day !== this.day) this.startDay(day);
-    let state = this.subjects.get(subject);
-    if (state === undefined) {
-      state = newState(minute, day);
-      this.subjects.set(subject, state);
-    } else {
-      roll(state, minute, day);
+    const table = this.subjects;
+    let slot = table.find(subject);
+    if (slot < 0) slot = table.add(subject, minute, day);
+    else this.roll(slot, minute, day);
+    if (table.get(slot, BANNED_UNTIL) > now) return this.banned(slot, limits, now);
+    this.changed(slot);
+    const minuteServed = table.get(slot, MINUTE_SERVED);
+    const dayServed = table.get(slot, DAY_SERVED);
+    if (minuteServed < limits.perMinute && dayServed < limits.perDay) {
+      table.set(slot, MINUTE_SERVED, minuteServed + 1);
+      table.set(slot, DAY_SERVED, dayServed + 1);
+      return { allowed: true, windows: windowsAt(minute, minuteServed + 1, day, dayServed + 1, limits) };
     }
-    if (state.bannedUntil > now) return banned(state, limits, now);
-    this.changed(subject);
-    if (state.minuteServed < limits.perMinute && state.dayServed < limits.perDay) {
-      state.minuteServed++;
-      state.dayServed++;
-      return { allowed: true, windows: windowsOf(state, limits) };
-    }
-    return this.reject(state, limits, now);
+    return this.reject(slot, limits, now);
   }
 
   /** Persists the counters now, after any save already under way. */
@@ -120,14 +116,15 @@ export class MemoryRateLimiter implements RateLimiter {
 
   /** Every subject's row, for a whole rewrite; subjects whose windows ended (and not banned) leave memory. */
   private async *liveRows(): RowBatches {
+    const table = this.subjects;
     let batch: SubjectRow[] = [];
     let now = this.now();
-    let seen = 0;
-    // A Map iterates live: subjects added between turns are visited, deleted ones are not.
-    for (const [subject, state] of this.subjects) {
-      if (expired(state, now)) this.subjects.delete(subject);
-      else batch.push(toRow(subject, state));
-      if (++seen % SUBJECTS_PER_TURN === 0) {
+    // Slots are walked by number: a subject added between turns may take a slot already passed,
+    // and is then written by the next save, as its change was noted.
+    for (let slot = 0; slot < table.end; slot++) {
+      if (this.expired(slot, now)) table.remove(slot);
+      else pushRow(batch, table, slot);
+      if ((slot + 1) % SUBJECTS_PER_TURN === 0) {
         yield batch;
         batch = [];
         await nextTurn();
@@ -137,14 +134,12 @@ export class MemoryRateLimiter implements RateLimiter {
     yield batch;
   }
 
-  /** The rows of these subjects as they are now (a subject swept meanwhile is left out). */
-  private async *rowsOf(subjects: Set<string>): RowBatches {
+  /** The rows of these slots as they are now (a subject removed meanwhile is left out). */
+  private async *rowsOf(slots: Int32Array): RowBatches {
     let batch: SubjectRow[] = [];
-    let seen = 0;
-    for (const subject of subjects) {
-      const state = this.subjects.get(subject);
-      if (state) batch.push(toRow(subject, state));
-      if (++seen % SUBJECTS_PER_TURN === 0) {
+    for (let i = 0; i < slots.length; i++) {
+      pushRow(batch, this.subjects, slots[i] as number);
+      if ((i + 1) % SUBJECTS_PER_TURN === 0) {
         yield batch;
         batch = [];
         await nextTurn();
@@ -153,26 +148,72 @@ export class MemoryRateLimiter implements RateLimiter {
     yield batch;
   }
 
-  private reject(state: SubjectState, limits: KeyLimits, now: number): Decision {
-    state.minuteRejected++;
-    state.dayRejected++;
-    const { threshold, durationSeconds } = this.ban;
-    if (state.minuteRejected > threshold * limits.perMinute || state.dayRejected > threshold * limits.perDay) {
-      state.bannedUntil = now + durationSeconds * 1000;
-      return banned(state, limits, now);
+  /** Moves the slot's counters into the current windows, zeroing those that have ended. */
+  private roll(slot: number, minute: number, day: number): void {
+    const table = this.subjects;
+    if (table.get(slot, MINUTE) !== minute) {
+      table.set(slot, MINUTE, minute);
+      table.set(slot, MINUTE_SERVED, 0);
+      table.set(slot, MINUTE_REJECTED, 0);
     }
-    const retryAfter = retryAfterOf(state, limits, now);
-    return { allowed: false, reason: "rate_limited", retryAfter, windows: windowsOf(state, limits) };
+    if (table.get(slot, DAY) !== day) {
+      table.set(slot, DAY, day);
+      table.set(slot, DAY_SERVED, 0);
+      table.set(slot, DAY_REJECTED, 0);
+    }
+  }
+
+  private reject(slot: number, limits: KeyLimits, now: number): Decision {
+    const table = this.subjects;
+    const minuteRejected = table.get(slot, MINUTE_REJECTED) + 1;
+    const dayRejected = table.get(slot, DAY_REJECTED) + 1;
+    table.set(slot, MINUTE_REJECTED, minuteRejected);
+    table.set(slot, DAY_REJECTED, dayRejected);
+    const { threshold, durationSeconds } = this.ban;
+    if (minuteRejected > threshold * limits.perMinute || dayRejected > threshold * limits.perDay) {
+      table.set(slot, BANNED_UNTIL, now + durationSeconds * 1000);
+      return this.banned(slot, limits, now);
+    }
+    const retryAfter = retryAfterAt(table.get(slot, MINUTE), table.get(slot, DAY), table.get(slot, DAY_SERVED), limits, now);
+    return { allowed: false, reason: "rate_limited", retryAfter, windows: this.windows(slot, limits) };
+  }
+
+  private banned(slot: number, limits: KeyLimits, now: number): Decision {
+    const retryAfter = secondsUntil(this.subjects.get(slot, BANNED_UNTIL), now);
+    return { allowed: false, reason: "key_banned", retryAfter, windows: this.windows(slot, limits) };
+  }
+
+  private windows(slot: number, limits: KeyLimits): Decision["windows"] {
+    const table = this.subjects;
+    return windowsAt(table.get(slot, MINUTE), table.get(slot, MINUTE_SERVED), table.get(slot, DAY), table.get(slot, DAY_SERVED), limits);
+  }
+
+  private stateAt(slot: number): SubjectState {
+    const t = this.subjects;
+    return {
+      minute: t.get(slot, MINUTE),
+      minuteServed: t.get(slot, MINUTE_SERVED),
+      minuteRejected: t.get(slot, MINUTE_REJECTED),
+      day: t.get(slot, DAY),
+      dayServed: t.get(slot, DAY_SERVED),
+      dayRejected: t.get(slot, DAY_REJECTED),
+      bannedUntil: t.get(slot, BANNED_UNTIL),
+    };
+  }
+
+  /** Both windows ended and no ban holds: nothing about this subject matters any more. */
+  private expired(slot: number, now: number): boolean {
+    const table = this.subjects;
+    return table.subjectAt(slot) !== undefined && table.get(slot, DAY) !== Math.floor(now / DAY_MS) && table.get(slot, BANNED_UNTIL) <= now;
   }
 
   private restore(snapshot: Snapshot): void {
     const now = this.now();
     const minute = Math.floor(now / MINUTE_MS);
     for (const row of snapshot.rows) {
-      const state = fromRow(row);
-      if (state.day !== this.day && state.bannedUntil <= now) continue;
-      roll(state, minute, this.day);
-      this.subjects.set(row[0], state);
+      if (row[4] !== this.day && row[7] <= now) continue;
+      if (this.subjects.find(row[0]) >= 0) continue;
+      this.roll(this.subjects.restore(row), minute, this.day);
     }
   }
 
@@ -191,16 +232,15 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   private async sweep(): Promise<void> {
-    let seen = 0;
-    for (const [subject, state] of this.subjects) {
-      if (expired(state, this.now())) this.subjects.delete(subject);
-      if (++seen % SUBJECTS_PER_TURN === 0) await nextTurn();
+    for (let slot = 0; slot < this.subjects.end; slot++) {
+      if (this.expired(slot, this.now())) this.subjects.remove(slot);
+      if ((slot + 1) % SUBJECTS_PER_TURN === 0) await nextTurn();
     }
   }
 
-  private changed(subject: string): void {
+  private changed(slot: number): void {
     if (!this.persisting) return;
-    this.dirty.add(subject);
+    this.subjects.markChanged(slot);
     this.saver?.schedule();
   }
 
@@ -214,13 +254,12 @@ export class MemoryRateLimiter implements RateLimiter {
         this.rewriteDue = true;
       }
       if (this.rewriteDue || persister.wantsRewrite()) return this.rewriteAll(persister);
-      if (this.dirty.size === 0) return;
-      const subjects = this.dirty;
-      this.dirty = new Set();
+      if (this.subjects.changedCount === 0) return;
+      const slots = this.subjects.takeChanged();
       try {
-        await persister.append(this.rowsOf(subjects), this.now());
+        await persister.append(this.rowsOf(slots), this.now());
       } catch (error) {
-        for (const subject of subjects) this.dirty.add(subject);
+        for (const slot of slots) this.subjects.markChanged(slot);
         throw error;
       }
     };
@@ -230,14 +269,13 @@ export class MemoryRateLimiter implements RateLimiter {
   // Every subject is written, so the changes noted so far are in it; those made while the rewrite
   // runs (possibly after their row was written) are noted afresh and appended by the next save.
   private async rewriteAll(persister: LimitsPersister): Promise<void> {
-    const noted = this.dirty;
+    const noted = this.subjects.takeChanged();
     const due = this.rewriteDue;
-    this.dirty = new Set();
     this.rewriteDue = false;
     try {
       await persister.rewrite(this.liveRows(), this.now());
     } catch (error) {
-      for (const subject of noted) this.dirty.add(subject);
+      for (const slot of noted) if (this.subjects.subjectAt(slot) !== undefined) this.subjects.markChanged(slot);
       this.rewriteDue = due;
       throw error;
     }
@@ -264,12 +302,7 @@ export async function openMemoryRateLimiter(
   return new MemoryRateLimiter({ ...options, warn, snapshot });
 }
 
-/** Both windows ended and no ban holds: nothing about this subject matters any more. */
-function expired(state: SubjectState, now: number): boolean {
-  return state.day !== Math.floor(now / DAY_MS) && state.bannedUntil <= now;
-}
-
-function banned(state: SubjectState, limits: KeyLimits, now: number): Decision {
-  const retryAfter = secondsUntil(state.bannedUntil, now);
-  return { allowed: false, reason: "key_banned", retryAfter, windows: windowsOf(state, limits) };
+function pushRow(batch: SubjectRow[], table: SubjectTable, slot: number): void {
+  const row = table.rowOf(slot);
+  if (row !== undefined) batch.push(row);
 }
