@@ -3,8 +3,9 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import type { KeyLimits } from "../contract/values.js";
 import { messageOf } from "../support/error-text.js";
 import { PeriodicSaver } from "../support/periodic-saver.js";
-import type { LimitsPersister, RowBatches, Snapshot, SubjectRow } from "./persister.js";
+import type { LimitsPersister, RowBatches, Snapshot } from "./persister.js";
 import { BAN_POLICY, type BanPolicy } from "./plans.js";
+import { SlotBatch } from "./slot-batch.js";
 import type { Decision, RateLimiter, Usage } from "./rate-limiter.js";
 import { DAY_MS, MINUTE_MS, retryAfterAt, secondsUntil, usageOf, windowsAt, type SubjectState } from "./subject-state.js";
 import {
@@ -41,6 +42,8 @@ export interface MemoryRateLimiterOptions {
 
 export class MemoryRateLimiter implements RateLimiter {
   private readonly subjects = new SubjectTable();
+  /** The batch every save fills, one at a time (saves never overlap). */
+  private readonly batch = new SlotBatch(this.subjects, SUBJECTS_PER_TURN);
   private readonly now: () => number;
   private readonly ban: BanPolicy;
   private readonly warn: (message: string) => void;
@@ -117,16 +120,17 @@ export class MemoryRateLimiter implements RateLimiter {
   /** Every subject's row, for a whole rewrite; subjects whose windows ended (and not banned) leave memory. */
   private async *liveRows(): RowBatches {
     const table = this.subjects;
-    let batch: SubjectRow[] = [];
+    const batch = this.batch;
+    batch.clear();
     let now = this.now();
     // Slots are walked by number: a subject added between turns may take a slot already passed,
     // and is then written by the next save, as its change was noted.
     for (let slot = 0; slot < table.end; slot++) {
       if (this.expired(slot, now)) table.remove(slot);
-      else pushRow(batch, table, slot);
+      else if (table.has(slot)) batch.add(slot);
       if ((slot + 1) % SUBJECTS_PER_TURN === 0) {
         yield batch;
-        batch = [];
+        batch.clear();
         await nextTurn();
         now = this.now();
       }
@@ -136,12 +140,13 @@ export class MemoryRateLimiter implements RateLimiter {
 
   /** The rows of these slots as they are now (a subject removed meanwhile is left out). */
   private async *rowsOf(slots: Int32Array): RowBatches {
-    let batch: SubjectRow[] = [];
-    for (let i = 0; i < slots.length; i++) {
-      pushRow(batch, this.subjects, slots[i] as number);
-      if ((i + 1) % SUBJECTS_PER_TURN === 0) {
+    const batch = this.batch;
+    batch.clear();
+    for (const slot of slots) {
+      if (this.subjects.has(slot)) batch.add(slot);
+      if (batch.full) {
         yield batch;
-        batch = [];
+        batch.clear();
         await nextTurn();
       }
     }
@@ -204,7 +209,7 @@ export class MemoryRateLimiter implements RateLimiter {
   /** Both windows ended and no ban holds: nothing about this subject matters any more. */
   private expired(slot: number, now: number): boolean {
     const table = this.subjects;
-    return table.subjectAt(slot) !== undefined && table.get(slot, DAY) !== Math.floor(now / DAY_MS) && table.get(slot, BANNED_UNTIL) <= now;
+    return table.has(slot) && table.get(slot, DAY) !== Math.floor(now / DAY_MS) && table.get(slot, BANNED_UNTIL) <= now;
   }
 
   private restore(snapshot: Snapshot): void {
@@ -275,7 +280,7 @@ export class MemoryRateLimiter implements RateLimiter {
     try {
       await persister.rewrite(this.liveRows(), this.now());
     } catch (error) {
-      for (const slot of noted) if (this.subjects.subjectAt(slot) !== undefined) this.subjects.markChanged(slot);
+      for (const slot of noted) if (this.subjects.has(slot)) this.subjects.markChanged(slot);
       this.rewriteDue = due;
       throw error;
     }
@@ -300,9 +305,4 @@ export async function openMemoryRateLimiter(
     warn(`${messageOf(error)}; starting with empty rate-limit counters`);
   }
   return new MemoryRateLimiter({ ...options, warn, snapshot });
-}
-
-function pushRow(batch: SubjectRow[], table: SubjectTable, slot: number): void {
-  const row = table.rowOf(slot);
-  if (row !== undefined) batch.push(row);
 }

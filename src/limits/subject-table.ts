@@ -1,10 +1,11 @@
-// The memory limiter's subjects, held where a young-generation GC has almost nothing to copy.
-// As an object per subject in one Map, every new subject's object and every change noted for the
-// next save (the request's own young string) survived a scavenge, which copied them: 4-11 ms each,
-// once a second, at bench scenario 7's 20,000 decisions a second. And one Map of 100,000 keys
+// The memory limiter's subjects, held where a young-generation GC has nothing to copy.
+// As an object per subject in one Map, every new subject's object and key, and every change noted
+// for the next save (the request's own young string), survived a scavenge, which copied them: 4-11
+// ms once a second at bench scenario 7's 20,000 decisions a second. And one Map of 100,000 keys
 // rehashes all of them in the request that makes it grow or shrink (30-100 ms at 65,536 and
 // 131,072 entries). Here a subject is a slot: its counters are numbers in a Float64Array page,
-// changed in place, and its key sits in one of 256 small Maps, none of which ever rehashes much.
+// changed in place; its key's characters are copied into a byte page; and an open-addressing
+// index of slot numbers (an Int32Array) finds it. A decision allocates nothing that survives.
 import type { SubjectRow } from "./persister.js";
 
 /** The counters of a slot, in the order of a SubjectRow after the subject. */
@@ -15,31 +16,50 @@ export const DAY = 3;
 export const DAY_SERVED = 4;
 export const DAY_REJECTED = 5;
 export const BANNED_UNTIL = 6;
-/** 1 while the slot is in the list of changes the next save writes. */
+/** The number of the list of changes that holds the slot (see markChanged). */
 const CHANGED = 7;
-const FIELDS = 8;
+const HASH = 8;
+/** The key's length in the byte page; -1 for a key kept as a string (see #long). */
+const LENGTH = 9;
+const FIELDS = 10;
 
 const PAGE_BITS = 12;
 const PAGE_SLOTS = 1 << PAGE_BITS;
 const SLOT_MASK = PAGE_SLOTS - 1;
-/** Enough that 1,000,000 subjects make shards of ~4,000 keys, whose rehash takes well under a ms. */
-const SHARDS = 256;
+/** Bytes of key per slot: `key:` + a 20-character key id, `ip:` + any IPv4 or most IPv6 texts. */
+export const KEY_BYTES = 48;
+/**
+ * The index is split by the top bits of the hash into parts that grow on their own, so that a
+ * growth re-inserts a 256th of the subjects: one index of 131,072 took 40-70 ms to double here.
+ */
+const INDEX_BITS = 8;
+const INDEX_PARTS = 1 << INDEX_BITS;
 
 /**
- * Subjects and their counters by slot number. Slots of removed subjects are reused. Reading or
- * changing a counter allocates nothing; only a new subject keeps its key string.
+ * Subjects and their counters by slot number; slots of removed subjects are reused. Keys longer
+ * than KEY_BYTES, or with characters that are not printable ASCII or need escaping in JSON, are
+ * kept as strings in a Map of their own (none of the server's subjects are).
  */
 export class SubjectTable {
-  readonly #shards: Array<Map<string, number>> = Array.from({ length: SHARDS }, () => new Map<string, number>());
   readonly #pages: Float64Array[] = [];
-  readonly #keys: Array<Array<string | undefined>> = [];
+  readonly #texts: Uint8Array[] = [];
+  /** Per part: slot + 1 at the first free position from the key's hash on, 0 where empty; never over half full. */
+  readonly #index: Int32Array[] = Array.from({ length: INDEX_PARTS }, () => new Int32Array(16));
+  /** The hash of each entry of #index, beside it, so that probing and growing never read a page. */
+  readonly #indexHashes: Int32Array[] = Array.from({ length: INDEX_PARTS }, () => new Int32Array(16));
+  readonly #indexed = new Int32Array(INDEX_PARTS);
+  readonly #long = new Map<string, number>();
+  readonly #longKeys = new Map<number, string>();
   #free: Int32Array = new Int32Array(64);
   #freeCount = 0;
   #end = 0;
   #size = 0;
-  /** Slots changed since the last takeChanged(), each once. */
+  /** Slots changed since the last takeChanged(), each once; the list taken before is kept in #spare. */
   #changed: Int32Array = new Int32Array(1024);
+  #spare: Int32Array = new Int32Array(1024);
   #changedCount = 0;
+  /** Numbers each list of changes: a slot is in the current list when its CHANGED field holds this. */
+  #generation = 1;
 
   get size(): number {
     return this.#size;
@@ -52,38 +72,70 @@ export class SubjectTable {
 
   /** The subject's slot, or -1. */
   find(subject: string): number {
-    return this.#shardOf(subject).get(subject) ?? -1;
+    if (subject.length <= KEY_BYTES) {
+      const h = hash(subject);
+      const index = this.#index[h >>> (32 - INDEX_BITS)] as Int32Array;
+      const hashes = this.#indexHashes[h >>> (32 - INDEX_BITS)] as Int32Array;
+      const mask = index.length - 1;
+      for (let i = h & mask; index[i] !== 0; i = (i + 1) & mask) {
+        if (hashes[i] === (h | 0) && this.#keyIs((index[i] as number) - 1, subject)) return (index[i] as number) - 1;
+      }
+    }
+    return this.#long.size === 0 ? -1 : (this.#long.get(subject) ?? -1);
   }
 
   /** A slot for a subject not in the table, its counters zero in the given windows. */
   add(subject: string, minute: number, day: number): number {
     const slot = this.#freeCount > 0 ? (this.#free[--this.#freeCount] as number) : this.#grow();
-    this.#shardOf(subject).set(subject, slot);
-    (this.#keys[slot >> PAGE_BITS] as Array<string | undefined>)[slot & SLOT_MASK] = subject;
     const page = this.#page(slot);
     const at = (slot & SLOT_MASK) * FIELDS;
     page.fill(0, at, at + FIELDS);
     page[at + MINUTE] = minute;
     page[at + DAY] = day;
+    if (storable(subject)) {
+      const text = this.#texts[slot >> PAGE_BITS] as Uint8Array;
+      const from = (slot & SLOT_MASK) * KEY_BYTES;
+      for (let i = 0; i < subject.length; i++) text[from + i] = subject.charCodeAt(i);
+      page[at + LENGTH] = subject.length;
+      page[at + HASH] = hash(subject);
+      this.#insert(slot);
+    } else {
+      page[at + LENGTH] = -1;
+      this.#long.set(subject, slot);
+      this.#longKeys.set(slot, subject);
+    }
     this.#size++;
     return slot;
   }
 
   /** Forgets the subject in this slot; the slot may be given to another subject. */
   remove(slot: number): void {
-    const subject = this.subjectAt(slot);
-    if (subject === undefined) return;
-    this.#shardOf(subject).delete(subject);
-    (this.#keys[slot >> PAGE_BITS] as Array<string | undefined>)[slot & SLOT_MASK] = undefined;
-    this.set(slot, CHANGED, 0);
+    if (!this.has(slot)) return;
+    const length = this.get(slot, LENGTH);
+    if (length < 0) {
+      this.#long.delete(this.#longKeys.get(slot) as string);
+      this.#longKeys.delete(slot);
+    } else {
+      this.#unindex(slot);
+    }
+    this.set(slot, LENGTH, 0);
     if (this.#freeCount === this.#free.length) this.#free = grown(this.#free);
     this.#free[this.#freeCount++] = slot;
     this.#size--;
   }
 
-  /** The subject in this slot, or undefined for a free slot. */
+  /** True when the slot holds a subject. */
+  has(slot: number): boolean {
+    return slot < this.#end && this.get(slot, LENGTH) !== 0;
+  }
+
+  /** The subject in this slot (a new string), or undefined for a free slot. */
   subjectAt(slot: number): string | undefined {
-    return this.#keys[slot >> PAGE_BITS]?.[slot & SLOT_MASK];
+    if (!this.has(slot)) return undefined;
+    const length = this.get(slot, LENGTH);
+    if (length < 0) return this.#longKeys.get(slot);
+    const from = (slot & SLOT_MASK) * KEY_BYTES;
+    return String.fromCharCode(...(this.#texts[slot >> PAGE_BITS] as Uint8Array).subarray(from, from + length));
   }
 
   get(slot: number, field: number): number {
@@ -98,8 +150,8 @@ export class SubjectTable {
   markChanged(slot: number): void {
     const page = this.#page(slot);
     const at = (slot & SLOT_MASK) * FIELDS + CHANGED;
-    if (page[at] === 1) return;
-    page[at] = 1;
+    if (page[at] === this.#generation) return;
+    page[at] = this.#generation;
     if (this.#changedCount === this.#changed.length) this.#changed = grown(this.#changed);
     this.#changed[this.#changedCount++] = slot;
   }
@@ -108,11 +160,15 @@ export class SubjectTable {
     return this.#changedCount;
   }
 
-  /** The slots changed so far, handed over and forgotten: later changes start a new list. */
+  /**
+   * The slots changed so far, handed over: later changes start a new list, in O(1). The list is
+   * valid until the next call (saves never overlap); put it back with markChanged if unsaved.
+   */
   takeChanged(): Int32Array {
-    const taken = this.#changed.slice(0, this.#changedCount);
-    for (const slot of taken) this.set(slot, CHANGED, 0);
+    const taken = this.#changed.subarray(0, this.#changedCount);
+    [this.#changed, this.#spare] = [this.#spare, this.#changed];
     this.#changedCount = 0;
+    this.#generation++;
     return taken;
   }
 
@@ -120,9 +176,36 @@ export class SubjectTable {
   rowOf(slot: number): SubjectRow | undefined {
     const subject = this.subjectAt(slot);
     if (subject === undefined) return undefined;
-    const page = this.#page(slot);
-    const at = (slot & SLOT_MASK) * FIELDS;
-    return [subject, page[at] as number, page[at + 1] as number, page[at + 2] as number, page[at + 3] as number, page[at + 4] as number, page[at + 5] as number, page[at + 6] as number];
+    const v = (field: number) => this.get(slot, field);
+    return [subject, v(MINUTE), v(MINUTE_SERVED), v(MINUTE_REJECTED), v(DAY), v(DAY_SERVED), v(DAY_REJECTED), v(BANNED_UNTIL)];
+  }
+
+  /**
+   * Writes `,` and the slot's row as JSON into `out` at `at`, returning where it ends, or -1 when
+   * `out` has too little room after `at` (then nothing is written). Nothing is allocated.
+   */
+  writeJson(slot: number, out: Uint8Array, at: number): number {
+    const length = this.get(slot, LENGTH);
+    const key = length < 0 ? JSON.stringify(this.#longKeys.get(slot)) : undefined;
+    const keyBytes = key === undefined ? length + 2 : Buffer.byteLength(key);
+    if (at + keyBytes + ROW_NUMBERS_BYTES > out.length) return -1;
+    out[at++] = COMMA;
+    out[at++] = OPEN;
+    if (key !== undefined) {
+      at += Buffer.from(out.buffer, out.byteOffset, out.length).write(key, at);
+    } else {
+      const text = this.#texts[slot >> PAGE_BITS] as Uint8Array;
+      const from = (slot & SLOT_MASK) * KEY_BYTES;
+      out[at++] = QUOTE;
+      for (let i = 0; i < length; i++) out[at++] = text[from + i] as number;
+      out[at++] = QUOTE;
+    }
+    for (let field = MINUTE; field <= BANNED_UNTIL; field++) {
+      out[at++] = COMMA;
+      at = writeCount(out, at, this.get(slot, field));
+    }
+    out[at++] = CLOSE;
+    return at;
   }
 
   /** Puts a saved row back (restore at start-up); the subject must not be in the table yet. */
@@ -136,18 +219,89 @@ export class SubjectTable {
     return this.#pages[slot >> PAGE_BITS] as Float64Array;
   }
 
+  #keyIs(slot: number, subject: string): boolean {
+    if (this.get(slot, LENGTH) !== subject.length) return false;
+    const text = this.#texts[slot >> PAGE_BITS] as Uint8Array;
+    const from = (slot & SLOT_MASK) * KEY_BYTES;
+    for (let i = 0; i < subject.length; i++) if (text[from + i] !== subject.charCodeAt(i)) return false;
+    return true;
+  }
+
   #grow(): number {
     const slot = this.#end++;
     if ((slot & SLOT_MASK) === 0) {
       this.#pages.push(new Float64Array(PAGE_SLOTS * FIELDS));
-      this.#keys.push(new Array<string | undefined>(PAGE_SLOTS).fill(undefined));
+      this.#texts.push(new Uint8Array(PAGE_SLOTS * KEY_BYTES));
     }
     return slot;
   }
 
-  #shardOf(subject: string): Map<string, number> {
-    return this.#shards[hash(subject) & (SHARDS - 1)] as Map<string, number>;
+  #insert(slot: number): void {
+    const h = this.get(slot, HASH);
+    const part = h >>> (32 - INDEX_BITS);
+    if (++(this.#indexed[part] as number) * 2 > (this.#index[part] as Int32Array).length) this.#growIndex(part);
+    place(this.#index[part] as Int32Array, this.#indexHashes[part] as Int32Array, slot, h | 0);
   }
+
+  /** Removes the slot from the index, moving back the entries after it (no tombstones to skip later). */
+  #unindex(slot: number): void {
+    const h = this.get(slot, HASH);
+    const part = h >>> (32 - INDEX_BITS);
+    const index = this.#index[part] as Int32Array;
+    const hashes = this.#indexHashes[part] as Int32Array;
+    const mask = index.length - 1;
+    let hole = h & mask;
+    while (index[hole] !== slot + 1) hole = (hole + 1) & mask;
+    for (let i = (hole + 1) & mask; index[i] !== 0; i = (i + 1) & mask) {
+      const home = (hashes[i] as number) & mask;
+      // The entry may move into the hole unless its home lies cyclically in (hole, i].
+      const stays = hole <= i ? home > hole && home <= i : home > hole || home <= i;
+      if (!stays) {
+        index[hole] = index[i] as number;
+        hashes[hole] = hashes[i] as number;
+        hole = i;
+      }
+    }
+    index[hole] = 0;
+    this.#indexed[part] = (this.#indexed[part] as number) - 1;
+  }
+
+  #growIndex(part: number): void {
+    const index = this.#index[part] as Int32Array;
+    const hashes = this.#indexHashes[part] as Int32Array;
+    const nextIndex = new Int32Array(index.length * 2);
+    const nextHashes = new Int32Array(index.length * 2);
+    for (let i = 0; i < index.length; i++) {
+      if (index[i] !== 0) place(nextIndex, nextHashes, (index[i] as number) - 1, hashes[i] as number);
+    }
+    this.#index[part] = nextIndex;
+    this.#indexHashes[part] = nextHashes;
+  }
+}
+
+const COMMA = 0x2c;
+const OPEN = 0x5b;
+const CLOSE = 0x5d;
+const QUOTE = 0x22;
+/** Room for the brackets and commas and seven numbers as JSON (at most 24 characters each). */
+const ROW_NUMBERS_BYTES = 3 + 7 * 25;
+
+function place(index: Int32Array, hashes: Int32Array, slot: number, h: number): void {
+  const mask = index.length - 1;
+  let i = h & mask;
+  while (index[i] !== 0) i = (i + 1) & mask;
+  index[i] = slot + 1;
+  hashes[i] = h;
+}
+
+/** True when the key fits a byte page and can go into JSON as it is: printable ASCII, no `"` or `\`. */
+function storable(subject: string): boolean {
+  if (subject.length > KEY_BYTES || subject.length === 0) return false;
+  for (let i = 0; i < subject.length; i++) {
+    const code = subject.charCodeAt(i);
+    if (code < 0x20 || code > 0x7e || code === QUOTE || code === 0x5c) return false;
+  }
+  return true;
 }
 
 /** FNV-1a over the UTF-16 code units, folded so that the low bits depend on every character. */
@@ -155,6 +309,18 @@ function hash(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** Writes a counter's decimal digits (a non-negative safe integer, as every counter is). */
+function writeCount(out: Uint8Array, at: number, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    // Never for counters this table keeps; written as JSON.stringify would, so a reader rejects it alike.
+    return at + Buffer.from(out.buffer, out.byteOffset, out.length).write(JSON.stringify(value), at);
+  }
+  let digits = 1;
+  for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+  for (let i = at + digits - 1, rest = value; i >= at; i--, rest = Math.floor(rest / 10)) out[i] = 0x30 + (rest % 10);
+  return at + digits;
 }
 
 function grown(list: Int32Array): Int32Array {
