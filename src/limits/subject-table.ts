@@ -5,8 +5,9 @@
 // rehashes all of them in the request that makes it grow or shrink (30-100 ms at 65,536 and
 // 131,072 entries). Here a subject is a slot: its counters are numbers in a Float64Array page,
 // changed in place; its key's characters are copied into a byte page; and an open-addressing
-// index of slot numbers (an Int32Array) finds it. A decision allocates nothing that survives.
+// index of slot numbers (slot-index.ts) finds it. A decision allocates nothing that survives.
 import type { SubjectRow } from "./persister.js";
+import { hash, SlotIndex } from "./slot-index.js";
 
 /** The counters of a slot, in the order of a SubjectRow after the subject. */
 export const MINUTE = 0;
@@ -28,12 +29,6 @@ const PAGE_SLOTS = 1 << PAGE_BITS;
 const SLOT_MASK = PAGE_SLOTS - 1;
 /** Bytes of key per slot: `key:` + a 20-character key id, `ip:` + any IPv4 or most IPv6 texts. */
 export const KEY_BYTES = 48;
-/**
- * The index is split by the top bits of the hash into parts that grow on their own, so that a
- * growth re-inserts a 256th of the subjects: one index of 131,072 took 40-70 ms to double here.
- */
-const INDEX_BITS = 8;
-const INDEX_PARTS = 1 << INDEX_BITS;
 
 /**
  * Subjects and their counters by slot number; slots of removed subjects are reused. Keys longer
@@ -43,11 +38,7 @@ const INDEX_PARTS = 1 << INDEX_BITS;
 export class SubjectTable {
   readonly #pages: Float64Array[] = [];
   readonly #texts: Uint8Array[] = [];
-  /** Per part: slot + 1 at the first free position from the key's hash on, 0 where empty; never over half full. */
-  readonly #index: Int32Array[] = Array.from({ length: INDEX_PARTS }, () => new Int32Array(16));
-  /** The hash of each entry of #index, beside it, so that probing and growing never read a page. */
-  readonly #indexHashes: Int32Array[] = Array.from({ length: INDEX_PARTS }, () => new Int32Array(16));
-  readonly #indexed = new Int32Array(INDEX_PARTS);
+  readonly #index = new SlotIndex((slot, key) => this.#keyIs(slot, key));
   readonly #long = new Map<string, number>();
   readonly #longKeys = new Map<number, string>();
   #free: Int32Array = new Int32Array(64);
@@ -72,16 +63,9 @@ export class SubjectTable {
 
   /** The subject's slot, or -1. */
   find(subject: string): number {
-    if (subject.length <= KEY_BYTES) {
-      const h = hash(subject);
-      const index = this.#index[h >>> (32 - INDEX_BITS)] as Int32Array;
-      const hashes = this.#indexHashes[h >>> (32 - INDEX_BITS)] as Int32Array;
-      const mask = index.length - 1;
-      for (let i = h & mask; index[i] !== 0; i = (i + 1) & mask) {
-        if (hashes[i] === (h | 0) && this.#keyIs((index[i] as number) - 1, subject)) return (index[i] as number) - 1;
-      }
-    }
-    return this.#long.size === 0 ? -1 : (this.#long.get(subject) ?? -1);
+    const slot = subject.length <= KEY_BYTES ? this.#index.find(subject, hash(subject)) : -1;
+    if (slot >= 0 || this.#long.size === 0) return slot;
+    return this.#long.get(subject) ?? -1;
   }
 
   /** A slot for a subject not in the table, its counters zero in the given windows. */
@@ -97,8 +81,9 @@ export class SubjectTable {
       const from = (slot & SLOT_MASK) * KEY_BYTES;
       for (let i = 0; i < subject.length; i++) text[from + i] = subject.charCodeAt(i);
       page[at + LENGTH] = subject.length;
-      page[at + HASH] = hash(subject);
-      this.#insert(slot);
+      const h = hash(subject);
+      page[at + HASH] = h;
+      this.#index.insert(slot, h);
     } else {
       page[at + LENGTH] = -1;
       this.#long.set(subject, slot);
@@ -116,7 +101,7 @@ export class SubjectTable {
       this.#long.delete(this.#longKeys.get(slot) as string);
       this.#longKeys.delete(slot);
     } else {
-      this.#unindex(slot);
+      this.#index.remove(slot, this.get(slot, HASH));
     }
     this.set(slot, LENGTH, 0);
     if (this.#freeCount === this.#free.length) this.#free = grown(this.#free);
@@ -235,48 +220,6 @@ export class SubjectTable {
     }
     return slot;
   }
-
-  #insert(slot: number): void {
-    const h = this.get(slot, HASH);
-    const part = h >>> (32 - INDEX_BITS);
-    if (++(this.#indexed[part] as number) * 2 > (this.#index[part] as Int32Array).length) this.#growIndex(part);
-    place(this.#index[part] as Int32Array, this.#indexHashes[part] as Int32Array, slot, h | 0);
-  }
-
-  /** Removes the slot from the index, moving back the entries after it (no tombstones to skip later). */
-  #unindex(slot: number): void {
-    const h = this.get(slot, HASH);
-    const part = h >>> (32 - INDEX_BITS);
-    const index = this.#index[part] as Int32Array;
-    const hashes = this.#indexHashes[part] as Int32Array;
-    const mask = index.length - 1;
-    let hole = h & mask;
-    while (index[hole] !== slot + 1) hole = (hole + 1) & mask;
-    for (let i = (hole + 1) & mask; index[i] !== 0; i = (i + 1) & mask) {
-      const home = (hashes[i] as number) & mask;
-      // The entry may move into the hole unless its home lies cyclically in (hole, i].
-      const stays = hole <= i ? home > hole && home <= i : home > hole || home <= i;
-      if (!stays) {
-        index[hole] = index[i] as number;
-        hashes[hole] = hashes[i] as number;
-        hole = i;
-      }
-    }
-    index[hole] = 0;
-    this.#indexed[part] = (this.#indexed[part] as number) - 1;
-  }
-
-  #growIndex(part: number): void {
-    const index = this.#index[part] as Int32Array;
-    const hashes = this.#indexHashes[part] as Int32Array;
-    const nextIndex = new Int32Array(index.length * 2);
-    const nextHashes = new Int32Array(index.length * 2);
-    for (let i = 0; i < index.length; i++) {
-      if (index[i] !== 0) place(nextIndex, nextHashes, (index[i] as number) - 1, hashes[i] as number);
-    }
-    this.#index[part] = nextIndex;
-    this.#indexHashes[part] = nextHashes;
-  }
 }
 
 const COMMA = 0x2c;
@@ -286,14 +229,6 @@ const QUOTE = 0x22;
 /** Room for the brackets and commas and seven numbers as JSON (at most 24 characters each). */
 const ROW_NUMBERS_BYTES = 3 + 7 * 25;
 
-function place(index: Int32Array, hashes: Int32Array, slot: number, h: number): void {
-  const mask = index.length - 1;
-  let i = h & mask;
-  while (index[i] !== 0) i = (i + 1) & mask;
-  index[i] = slot + 1;
-  hashes[i] = h;
-}
-
 /** True when the key fits a byte page and can go into JSON as it is: printable ASCII, no `"` or `\`. */
 function storable(subject: string): boolean {
   if (subject.length > KEY_BYTES || subject.length === 0) return false;
@@ -302,13 +237,6 @@ function storable(subject: string): boolean {
     if (code < 0x20 || code > 0x7e || code === QUOTE || code === 0x5c) return false;
   }
   return true;
-}
-
-/** FNV-1a over the UTF-16 code units, folded so that the low bits depend on every character. */
-function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h ^ (h >>> 16)) >>> 0;
 }
 
 /** Writes a counter's decimal digits (a non-negative safe integer, as every counter is). */
