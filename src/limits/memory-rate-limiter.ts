@@ -217,7 +217,8 @@ export class MemoryRateLimiter implements RateLimiter {
     const minute = Math.floor(now / MINUTE_MS);
     for (const row of snapshot.rows) {
       if (row[4] !== this.day && row[7] <= now) continue;
-      if (this.subjects.find(row[0]) >= 0) continue;
+      // A later row of a subject replaces an earlier one, as in the changes file.
+      this.subjects.remove(this.subjects.find(row[0]));
       this.roll(this.subjects.restore(row), minute, this.day);
     }
   }

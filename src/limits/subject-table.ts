@@ -93,7 +93,7 @@ export class SubjectTable {
     return slot;
   }
 
-  /** Forgets the subject in this slot; the slot may be given to another subject. */
+  /** Forgets the subject in this slot (none for -1); the slot may be given to another subject. */
   remove(slot: number): void {
     if (!this.has(slot)) return;
     const length = this.get(slot, LENGTH);
@@ -111,7 +111,7 @@ export class SubjectTable {
 
   /** True when the slot holds a subject. */
   has(slot: number): boolean {
-    return slot < this.#end && this.get(slot, LENGTH) !== 0;
+    return slot >= 0 && slot < this.#end && this.get(slot, LENGTH) !== 0;
   }
 
   /** The subject in this slot (a new string), or undefined for a free slot. */

@@ -100,6 +100,17 @@ describe("SubjectTable", () => {
   });
 });
 
+describe("a limiter started from a snapshot", () => {
+  it("takes the last row of a subject listed twice", async () => {
+    const { MemoryRateLimiter } = await import("../../src/limits/memory-rate-limiter.js");
+    const noon = Date.UTC(2025, 5, 10, 12);
+    const row = (served: number): SubjectRow => ["key:a", noon / 60_000, served, 0, Math.floor(noon / 86_400_000), served, 0, 0];
+    const limiter = new MemoryRateLimiter({ now: () => noon, snapshot: { version: 1, savedAt: noon, rows: [row(5), row(9)] } });
+    expect(limiter.size).toBe(1);
+    expect(limiter.decide("key:a", { perMinute: 60, perDay: 1_000 }).windows.map((w) => w.remaining)).toEqual([50, 990]);
+  });
+});
+
 describe("the limiter's counters file with keys the byte pages cannot hold", () => {
   it("saves and restores them with their counters", async () => {
     const dir = await mkdtemp(join(tmpdir(), "petstore-table-"));
