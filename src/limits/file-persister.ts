@@ -2,7 +2,7 @@
 // request and must not cost a db write. Two files: the whole state (`petstore.json.limits.json`),
 // rewritten now and then, and the changes since (`petstore.json.limits.log`, one line per save),
 // so that a save costs what changed in the last second, not every subject ever seen.
-import { open, readFile, stat, truncate } from "node:fs/promises";
+import { open, readFile, stat, truncate, type FileHandle } from "node:fs/promises";
 import { isErrnoCode } from "../support/error-text.js";
 import { JsonFileError, readJsonFile, writeFileAtomic } from "../support/json-file.js";
 import { checkRows, isCount, parseSnapshot, type LimitsPersister, type RowBatches, type Snapshot, type SubjectRow } from "./persister.js";
@@ -71,7 +71,7 @@ class FilePersister implements LimitsPersister {
     let handle;
     try {
       handle = await open(this.#changesPath, "a", 0o600);
-      for await (const piece of pieces) written += (await handle.write(piece)).bytesWritten;
+      for await (const piece of pieces) written += await writeAll(handle, piece);
       this.#changesBytes += written;
     } catch (error) {
       // A line cut short would make every later line unreadable: take it back, and should that
@@ -86,9 +86,9 @@ class FilePersister implements LimitsPersister {
   async rewrite(batches: RowBatches, savedAt: number): Promise<void> {
     const generation = this.#generation + 1;
     let bytes = 0;
-    const counted = async function* (pieces: AsyncIterable<string>) {
+    const counted = async function* (pieces: AsyncIterable<string | Uint8Array>) {
       for await (const piece of pieces) {
-        bytes += Buffer.byteLength(piece);
+        bytes += typeof piece === "string" ? Buffer.byteLength(piece) : piece.byteLength;
         yield piece;
       }
     };
@@ -144,18 +144,27 @@ class FilePersister implements LimitsPersister {
   }
 }
 
-/** `head`, then the rows of every batch as JSON array elements, then `tail`; one piece per batch. */
-async function* jsonPieces(head: string, batches: RowBatches, tail: string): AsyncGenerator<string> {
+/**
+ * `head`, then the rows of every batch as JSON array elements, then `tail`: a piece per batch,
+ * the limiter's own bytes, each written before the next batch is made.
+ */
+async function* jsonPieces(head: string, batches: RowBatches, tail: string): AsyncGenerator<string | Uint8Array> {
+  yield head;
   let first = true;
-  let pending = head;
   for await (const batch of batches) {
-    if (batch.length === 0) continue;
-    pending += (first ? "" : ",") + JSON.stringify(batch).slice(1, -1);
+    if (batch.size === 0) continue;
+    const json = batch.json();
+    yield first ? json.subarray(1) : json;
     first = false;
-    yield pending;
-    pending = "";
   }
-  yield pending + tail;
+  yield tail;
+}
+
+/** Writes all of `piece` at the file's position (a write may stop short); returns the bytes written. */
+async function writeAll(handle: FileHandle, piece: string | Uint8Array): Promise<number> {
+  const bytes = typeof piece === "string" ? Buffer.from(piece) : piece;
+  for (let done = 0; done < bytes.byteLength; ) done += (await handle.write(bytes, done)).bytesWritten;
+  return bytes.byteLength;
 }
 
 /** The lines that end with a newline and parse as JSON; a last line that does not is torn. */

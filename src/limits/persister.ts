@@ -25,10 +25,32 @@ export interface Snapshot {
 }
 
 /**
- * Rows as the limiter hands them over: a few hundred at a time, each batch made in its own turn
- * of the event loop, so that saving 100,000 subjects never blocks requests for long.
+ * A few hundred rows as the limiter hands them over, read as they are when asked. Valid only until
+ * the next batch is asked for: the limiter reuses its buffer, so a consumer writes one batch out
+ * before it pulls the next.
  */
-export type RowBatches = AsyncIterable<SubjectRow[]>;
+export interface RowBatch {
+  readonly size: number;
+  /** The rows as arrays. */
+  rows(): SubjectRow[];
+  /** The rows as JSON, each preceded by a comma (`,["key:a",1,...],[...]`), in UTF-8. */
+  json(): Uint8Array;
+}
+
+/**
+ * Rows in batches, each made in its own turn of the event loop, so that saving 100,000 subjects
+ * never blocks requests for long.
+ */
+export type RowBatches = AsyncIterable<RowBatch>;
+
+/** A RowBatch over rows already made (tests, other persisters). */
+export function rowBatch(rows: SubjectRow[]): RowBatch {
+  return {
+    size: rows.length,
+    rows: () => rows,
+    json: () => Buffer.from(rows.map((row) => `,${JSON.stringify(row)}`).join("")),
+  };
+}
 
 /**
  * Where the counters live: a file now, perhaps Redis later. Saving every subject every second
@@ -69,8 +91,8 @@ export class MemoryPersister implements LimitsPersister {
 
   async append(rows: RowBatches, savedAt: number): Promise<void> {
     for await (const batch of rows) {
-      for (const row of batch) this.#rows.set(row[0], [...row]);
-      this.#appendedRows += batch.length;
+      for (const row of batch.rows()) this.#rows.set(row[0], [...row]);
+      this.#appendedRows += batch.size;
     }
     this.#savedAt = savedAt;
     this.appends++;
@@ -78,7 +100,7 @@ export class MemoryPersister implements LimitsPersister {
 
   async rewrite(rows: RowBatches, savedAt: number): Promise<void> {
     const next = new Map<string, SubjectRow>();
-    for await (const batch of rows) for (const row of batch) next.set(row[0], [...row]);
+    for await (const batch of rows) for (const row of batch.rows()) next.set(row[0], [...row]);
     this.#rows = next;
     this.#appendedRows = 0;
     this.#savedAt = savedAt;

@@ -39,20 +39,25 @@ export function roll(state: SubjectState, minute: number, day: number): void {
 
 /** Both windows as Decision reports them, minute first; remaining never goes below 0. */
 export function windowsOf(state: SubjectState, limits: KeyLimits): WindowState[] {
+  return windowsAt(state.minute, state.minuteServed, state.day, state.dayServed, limits);
+}
+
+/** windowsOf from the four numbers it reads, for counters that are not kept as objects. */
+export function windowsAt(minute: number, minuteServed: number, day: number, dayServed: number, limits: KeyLimits): WindowState[] {
   return [
     {
       name: "minute",
       seconds: 60,
       limit: limits.perMinute,
-      remaining: Math.max(0, limits.perMinute - state.minuteServed),
-      resetAt: (state.minute + 1) * 60,
+      remaining: Math.max(0, limits.perMinute - minuteServed),
+      resetAt: (minute + 1) * 60,
     },
     {
       name: "day",
       seconds: 86_400,
       limit: limits.perDay,
-      remaining: Math.max(0, limits.perDay - state.dayServed),
-      resetAt: (state.day + 1) * 86_400,
+      remaining: Math.max(0, limits.perDay - dayServed),
+      resetAt: (day + 1) * 86_400,
     },
   ];
 }
@@ -66,8 +71,13 @@ export function usageOf(stored: SubjectState | undefined, limits: KeyLimits, now
 
 /** Whole seconds (>= 1) until the exhausted window resets. */
 export function retryAfterOf(state: SubjectState, limits: KeyLimits, now: number): number {
+  return retryAfterAt(state.minute, state.day, state.dayServed, limits, now);
+}
+
+/** retryAfterOf from the numbers it reads. */
+export function retryAfterAt(minute: number, day: number, dayServed: number, limits: KeyLimits, now: number): number {
   // Every day boundary is a minute boundary, so an exhausted day always resets last.
-  const until = state.dayServed >= limits.perDay ? (state.day + 1) * DAY_MS : (state.minute + 1) * MINUTE_MS;
+  const until = dayServed >= limits.perDay ? (day + 1) * DAY_MS : (minute + 1) * MINUTE_MS;
   return secondsUntil(until, now);
 }
 

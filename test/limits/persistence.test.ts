@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { KeyLimits } from "../../src/contract/values.js";
 import { changesPathOf, CorruptLimitsFileError, filePersister } from "../../src/limits/file-persister.js";
 import { openMemoryRateLimiter } from "../../src/limits/memory-rate-limiter.js";
-import { MemoryPersister, type LimitsPersister, type RowBatches, type Snapshot, type SubjectRow } from "../../src/limits/persister.js";
+import { MemoryPersister, rowBatch, type LimitsPersister, type RowBatches, type Snapshot, type SubjectRow } from "../../src/limits/persister.js";
 
 const NOON = Date.UTC(2025, 5, 10, 12, 0, 0);
 const FREE: KeyLimits = { perMinute: 60, perDay: 1_000 };
@@ -40,7 +40,7 @@ async function open(t: number, persister: LimitsPersister = filePersister(file))
 const row = (subject: string, served: number): SubjectRow => [subject, NOON / 60_000, served, 0, Math.floor(NOON / 86_400_000), served, 0, 0];
 
 async function* batches(...lists: SubjectRow[][]): RowBatches {
-  for (const list of lists) yield list;
+  for (const list of lists) yield rowBatch(list);
 }
 
 const remaining = (decision: { windows: Array<{ remaining: number }> }) => decision.windows.map((w) => w.remaining);
