@@ -2,6 +2,7 @@
 // thousand streams never delays the creates' clock (or the other way round). Forked by
 // events.mjs; messages over IPC:
 //   in  { open: { origin, path, secrets: string[] } }  -> out { opened: n } or { failed }
+//   in  { start: true }                                 (the creates begin: CPU counts from here)
 //   in  { created: [[petId, at], ...] }                 -> out { result: { latencies, missing, cpuMs, wallMs } }
 // Times are absolute (timeOrigin + now) so the two processes' clocks compare.
 //
@@ -41,34 +42,41 @@ function scan(buffer, at) {
   return buffer.subarray(end + END.length);
 }
 
+// Every socket reads into this one buffer (node's `onread`): a read is scanned before the next
+// starts, so none needs its own, and no Buffer is allocated nor 'data' event emitted per read.
+const READ_BUFFER = Buffer.allocUnsafe(256 * 1024);
+
 function openOne(url, path, secret) {
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: url.hostname, port: Number(url.port) });
     let head = true;
     let rest = Buffer.alloc(0);
+    const socket = connect({ host: url.hostname, port: Number(url.port), onread: { buffer: READ_BUFFER, callback: onRead } });
     socket.setNoDelay(true);
     socket.once("error", reject);
     socket.on("connect", () =>
       socket.write(`GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${secret}\r\nAccept: text/event-stream\r\n\r\n`),
     );
-    socket.on("data", (chunk) => {
+    function onRead(length, chunk) {
       const at = now();
-      let buffer = rest.length === 0 ? chunk : Buffer.concat([rest, chunk]);
+      const read = chunk.subarray(0, length);
+      let buffer = rest.length === 0 ? read : Buffer.concat([rest, read]);
       if (head) {
         const headEnd = buffer.indexOf("\r\n\r\n");
-        if (headEnd < 0) return void (rest = buffer);
+        if (headEnd < 0) return void (rest = Buffer.from(buffer));
         const status = buffer.subarray(0, 12).toString("latin1");
-        if (!status.startsWith("HTTP/1.1 200")) return reject(new Error(`stream: ${buffer.subarray(0, headEnd).toString("latin1")}`));
+        if (!status.startsWith("HTTP/1.1 200")) return void reject(new Error(`stream: ${buffer.subarray(0, headEnd).toString("latin1")}`));
         head = false;
         buffer = buffer.subarray(headEnd + 4);
         resolve(socket);
       }
-      // Copied when kept, so a small tail never pins a whole chunk.
+      // Copied when kept: the read buffer is the next read's too.
       const kept = scan(buffer, at);
-      rest = kept.length === 0 ? Buffer.alloc(0) : Buffer.from(kept);
-    });
+      rest = kept.length === 0 ? EMPTY : Buffer.from(kept);
+    }
   });
 }
+
+const EMPTY = Buffer.alloc(0);
 
 async function open({ origin, path, secrets }) {
   const url = new URL(origin);
@@ -96,6 +104,10 @@ async function report(created) {
 
 process.on("message", (message) => {
   if (message.open) open(message.open).then(() => process.send({ opened: sockets.length }), (error) => process.send({ failed: String(error) }));
+  if (message.start) {
+    startCpu = process.cpuUsage();
+    startWall = now();
+  }
   if (message.created) report(message.created).then((result) => process.send({ result }));
   if (message.close) {
     for (const socket of sockets) socket.destroy();
