@@ -18,16 +18,25 @@ const MAX_PET_ID = 1 << 22;
 const arrival = new Float64Array(MAX_PET_ID);
 const seenBy = new Uint16Array(MAX_PET_ID);
 const sockets = [];
+const EMPTY = Buffer.alloc(0);
 let startCpu;
 let startWall;
 
 const now = () => performance.timeOrigin + performance.now();
 
-/** Scans the complete events in `buffer` (up to its last "\n\n"); returns the bytes to keep for the next chunk. */
+/**
+ * Scans the complete events in `buffer` (up to its last "\n\n"); returns the bytes to keep for the
+ * next chunk. The events of one stream all have the shape of the last (one pet each), so the next
+ * mark is searched from a little short of the last distance between two: a search through every
+ * byte of a million events a second was most of this process's CPU. An event more than 32 bytes
+ * shorter than the one before would be skipped, and counted as missing, not as delivered.
+ */
 function scan(buffer, at) {
   const end = buffer.lastIndexOf(END);
   if (end < 0) return buffer;
-  for (let from = buffer.indexOf(MARK); from >= 0 && from < end; from = buffer.indexOf(MARK, from + MARK.length)) {
+  let skip = MARK.length;
+  for (let from = buffer.indexOf(MARK), last = -1; from >= 0 && from < end; last = from, from = buffer.indexOf(MARK, from + skip)) {
+    if (last >= 0) skip = Math.max(MARK.length, from - last - 32);
     let id = 0;
     for (let n = from + MARK.length; ; n++) {
       const digit = buffer[n] - 48;
@@ -39,8 +48,12 @@ function scan(buffer, at) {
       seenBy[id]++;
     }
   }
-  return buffer.subarray(end + END.length);
+  const rest = buffer.subarray(end + END.length);
+  // Only the end of an HTTP chunk ("\r\n", perhaps the next one's size line): nothing to keep.
+  return CHUNK_FRAMING.test(rest.latin1Slice(0, Math.min(rest.length, 16))) && rest.length <= 16 ? EMPTY : rest;
 }
+
+const CHUNK_FRAMING = /^[0-9a-fA-F\r\n]*$/;
 
 // Every socket reads into this one buffer (node's `onread`): a read is scanned before the next
 // starts, so none needs its own, and no Buffer is allocated nor 'data' event emitted per read.
@@ -75,8 +88,6 @@ function openOne(url, path, secret) {
     }
   });
 }
-
-const EMPTY = Buffer.alloc(0);
 
 async function open({ origin, path, secrets }) {
   const url = new URL(origin);
