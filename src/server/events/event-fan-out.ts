@@ -13,8 +13,9 @@ import { FramedBatch } from "./sse-format.js";
  * costs ~10 ms), whether 100 or 1,000 pets a second are created. With few streams, or on a quiet
  * server, a batch goes out on the next turn of the event loop. CPU time rather than the wall
  * clock: a server that waited for a core in the middle of a write has not spent that wait
- * writing, and must not stretch its pauses for it. Measured at 1,000 streams x 1,000 creates/s: a
- * factor of 4 waited ~40 ms for each batch (p50 ~100 ms), 2 about 18 ms for ~25% more CPU.
+ * writing, and must not stretch its pauses for it. Measured at 1,000 streams x 1,000 creates/s on
+ * a shared machine: with 4x each batch waited ~40 ms (delivery p50 64-106 ms), with 2x ~18 ms
+ * (p50 35-66 ms), for ~25% more server CPU per create.
  */
 export const FLUSH_PAUSE_FACTOR = 2;
 /** ...and at least this long, so that a busy server still coalesces, but never longer than the most (the delivery goal is 100 ms). */
