@@ -21,36 +21,48 @@ const LIST = "/v1/pets?limit=20";
 const STREAMS_PER_KEY = 5;
 const streamSecret = (n) => `ps_bench_stream_${String(n).padStart(28, "0")}`;
 
-/** Runs the scenario on a server of its own; returns its rows. `streams` and `rate` default to the issue's 1,000 and 1,000/s. */
-export async function eventsRows(ctx, { streams = 1_000, rate = 1_000, seconds = ctx.plan.postSeconds } = {}) {
+/**
+ * Runs the scenario on a server of its own; returns its rows. `streams` and `rate` default to the
+ * issue's 1,000 and 1,000/s. `deliveryOnly` (alone, for a profile of the creates): no GET rows, and
+ * first the same creates with no stream open, for the server's CPU per create without streams.
+ */
+export async function eventsRows(ctx, { streams = 1_000, rate = 1_000, seconds = ctx.plan.postSeconds, deliveryOnly = false } = {}) {
   const db = join(ctx.work, "petstore-events.json");
   await writeDbWithStreamKeys(db, Math.ceil(streams / STREAMS_PER_KEY));
   return withServer(ctx, db, async (server) => {
     const listUrl = server.origin + LIST;
     const headers = { authorization: `Bearer ${SECRETS.load}` };
-    await load({ url: listUrl, headers, seconds: ctx.plan.warmupSeconds, expect: 200 });
-    const getWithout = await load({ url: listUrl, headers, seconds: ctx.plan.seconds, expect: 200, pid: server.pid });
+    let getWithout;
+    if (deliveryOnly) {
+      const alone = await createsAtRate(server, undefined, rate, seconds);
+      ctx.log(`events: with no stream ${alone.created} creates (${alone.createdPerSecond.toFixed(0)}/s), server CPU ${alone.serverCpuMsPerCreate.toFixed(3)} ms per create`);
+    } else {
+      await load({ url: listUrl, headers, seconds: ctx.plan.warmupSeconds, expect: 200 });
+      getWithout = await load({ url: listUrl, headers, seconds: ctx.plan.seconds, expect: 200, pid: server.pid });
+      ctx.log(`events: without streams ${getWithout.rps.toFixed(0)} req/s (server CPU ${getWithout.cpuUsPerRequest.toFixed(0)} µs each)`);
+    }
     const rssWithout = memoryOf(server.pid).rssMb;
-    ctx.log(`events: without streams ${getWithout.rps.toFixed(0)} req/s (server CPU ${getWithout.cpuUsPerRequest.toFixed(0)} µs each), RSS ${rssWithout.toFixed(0)} MB; opening ${streams} streams`);
+    ctx.log(`events: RSS ${rssWithout.toFixed(0)} MB; opening ${streams} streams`);
     const subscribers = await openStreams(server.origin, streams);
     try {
-      const cpuBefore = cpuMsOf(server.pid);
-      const delivery = await createsAtRate(server.origin, subscribers, rate, seconds);
-      delivery.serverCpuMsPerCreate = (cpuMsOf(server.pid) - cpuBefore) / delivery.created;
+      const delivery = await createsAtRate(server, subscribers, rate, seconds);
       ctx.log(
         `events: ${delivery.created} creates (${delivery.createdPerSecond.toFixed(0)}/s), delivery p50 ${delivery.p50.toFixed(1)} ms, p99 ${delivery.p99.toFixed(1)} ms, ` +
-          `${delivery.missing} deliveries missing, subscriber process at ${(delivery.subscriberCpuShare * 100).toFixed(0)}% of a core, ` +
-          `server CPU ${delivery.serverCpuMsPerCreate.toFixed(2)} ms per create`,
+          `${delivery.missing} deliveries missing, server CPU ${delivery.serverCpuMsPerCreate.toFixed(3)} ms per create; ` +
+          `on the load core: subscriber process ${(delivery.subscriberCpuShare * 100).toFixed(0)}%, creating process ${(delivery.creatorCpuShare * 100).toFixed(0)}% of a core`,
       );
       const rssWith = memoryOf(server.pid).rssMb;
+      const deliveryRow = row({ id: "8", scenario: `events: ${streams} streams, creates at ${rate}/s: delivery p99`, figure: delivery.p99, unit: "ms",
+        goal: ["<", 100], absolute: true, problem: deliveryProblem(delivery, rate) });
+      const rssRow = row({ id: "8", scenario: `  server RSS with ${streams} streams`, figure: rssWith, unit: "MB", baseline: rssWithout,
+        baselineName: "no streams", goal: ["<", 2] });
+      if (deliveryOnly) return [deliveryRow, rssRow];
       const getWith = await load({ url: listUrl, headers, seconds: ctx.plan.seconds, expect: 200, pid: server.pid });
       ctx.log(`events: with ${streams} idle streams ${getWith.rps.toFixed(0)} req/s (server CPU ${getWith.cpuUsPerRequest.toFixed(0)} µs each), RSS ${rssWith.toFixed(0)} MB`);
       ctx.runs.events = { streams, rate, seconds, delivery, getWithout, getWith, rssWithout, rssWith };
       return [
-        row({ id: "8", scenario: `events: ${streams} streams, creates at ${rate}/s: delivery p99`, figure: delivery.p99, unit: "ms",
-          goal: ["<", 100], absolute: true, problem: deliveryProblem(delivery, rate) }),
-        row({ id: "8", scenario: `  server RSS with ${streams} streams`, figure: rssWith, unit: "MB", baseline: rssWithout,
-          baselineName: "no streams", goal: ["<", 2] }),
+        deliveryRow,
+        rssRow,
         row({ id: "8", scenario: `  GET /v1/pets?limit=20 with ${streams} idle streams`, figure: getWith.rps, unit: "req/s",
           baseline: getWithout.rps, baselineName: "no streams", goal: [">=", 0.9], problem: getWith.problem ?? getWithout.problem }),
       ];
@@ -86,6 +98,8 @@ async function openStreams(origin, count) {
   const answer = await next();
   if (answer.failed) throw new Error(`opening the streams: ${answer.failed}`);
   return {
+    /** The creates begin: the subscriber process's CPU share counts from now. */
+    start: () => child.send({ start: true }),
     /** Latency per pet = the last subscriber's arrival - its 201; and the subscriber process's CPU share. */
     async measure(created) {
       child.send({ created: [...created] });
@@ -95,15 +109,22 @@ async function openStreams(origin, count) {
   };
 }
 
-/** POSTs at `rate` a second for `seconds`, then asks the subscribers when each event reached them. */
-async function createsAtRate(origin, subscribers, rate, seconds) {
+/**
+ * POSTs at `rate` a second for `seconds`, then asks the subscribers (when given) when each event
+ * reached them. A create counts from its 201's arrival (the head, before its body is read), so a
+ * late reading of bodies here cannot shorten a latency.
+ */
+async function createsAtRate(server, subscribers, rate, seconds) {
   const createdAt = new Map();
   const headers = { authorization: `Bearer ${SECRETS.load}`, "content-type": "application/json" };
   const body = JSON.stringify({ name: "Streamed", categoryId: 1 });
   const pending = [];
   // A bounded pool, as a real client has: fetch would open a connection per request in flight, and
   // a thousand connects beside a thousand streams time out in the listen backlog.
-  const pool = new Pool(origin, { connections: 32 });
+  const pool = new Pool(server.origin, { connections: 32 });
+  subscribers?.start();
+  const serverCpuBefore = cpuMsOf(server.pid);
+  const ownCpuBefore = process.cpuUsage();
   const started = performance.now();
   const end = started + seconds * 1000;
   // Paced by the clock, not by the ticks: a late timer sends what it owes, so the rate holds.
@@ -112,25 +133,30 @@ async function createsAtRate(origin, subscribers, rate, seconds) {
     while (pending.length < owed) {
       pending.push(
         pool.request({ path: "/v1/pets", method: "POST", headers, body }).then(async (response) => {
+          const at = performance.timeOrigin + performance.now();
           const pet = await response.body.json();
-          createdAt.set(pet.id, performance.timeOrigin + performance.now());
+          createdAt.set(pet.id, at);
         }),
       );
     }
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   await Promise.all(pending);
-  const createdPerSecond = createdAt.size / ((performance.now() - started) / 1000);
+  const wallMs = performance.now() - started;
+  const ownCpu = process.cpuUsage(ownCpuBefore);
+  const serverCpuMsPerCreate = (cpuMsOf(server.pid) - serverCpuBefore) / createdAt.size;
+  const created = { created: createdAt.size, createdPerSecond: createdAt.size / (wallMs / 1000), serverCpuMsPerCreate,
+    creatorCpuShare: (ownCpu.user + ownCpu.system) / 1000 / wallMs };
   await pool.close();
-  const { latencies, missing, cpuMs, wallMs } = await subscribers.measure(createdAt);
+  if (!subscribers) return created;
+  const { latencies, missing, cpuMs, wallMs: subscriberWallMs } = await subscribers.measure(createdAt);
   latencies.sort((a, b) => a - b);
   return {
-    created: createdAt.size,
-    createdPerSecond,
+    ...created,
     p50: latencies[Math.floor(latencies.length * 0.5)] ?? NaN,
     p99: latencies[Math.floor(latencies.length * 0.99)] ?? NaN,
     missing,
-    subscriberCpuShare: cpuMs / wallMs,
+    subscriberCpuShare: cpuMs / subscriberWallMs,
   };
 }
 
@@ -140,6 +166,9 @@ function deliveryProblem(delivery, rate) {
   if (delivery.missing > 0) problems.push(`${delivery.missing} deliveries missing`);
   if (delivery.createdPerSecond < rate * 0.95) problems.push(`creates ran at ${delivery.createdPerSecond.toFixed(0)}/s, not ${rate}/s`);
   if (delivery.subscriberCpuShare > 0.9) problems.push(`the subscriber process used ${(delivery.subscriberCpuShare * 100).toFixed(0)}% of its core`);
+  // Both share the load core: together near all of it, a late read there is part of the figure.
+  const loadCore = delivery.subscriberCpuShare + delivery.creatorCpuShare;
+  if (loadCore > 0.9) problems.push(`the subscriber and creating processes used ${(loadCore * 100).toFixed(0)}% of the load core`);
   return problems.length > 0 ? problems.join("; ") : undefined;
 }
 
@@ -151,14 +180,16 @@ function withServer(ctx, db, work) {
 
 // Run alone: the scenario only, with the numbers given (the whole bench runs it from scenarios.mjs).
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { streams: { type: "string", default: "1000" }, rate: { type: "string", default: "1000" }, seconds: { type: "string", default: "5" }, profile: { type: "string" } } });
+  const { values } = parseArgs({ options: { streams: { type: "string", default: "1000" }, rate: { type: "string", default: "1000" }, seconds: { type: "string", default: "5" }, profile: { type: "string" }, root: { type: "string" }, "delivery-only": { type: "boolean", default: false } } });
   const seconds = Number(values.seconds);
   const work = await mkdtemp(join(tmpdir(), "petstore-bench-events-"));
   process.once("exit", killAll);
   pinSelf();
   try {
-    const ctx = { root: fileURLToPath(new URL("../../", import.meta.url)), work, plan: { seconds, warmupSeconds: 0.5, postSeconds: seconds }, runs: {}, log: (line) => console.error(line), profileDir: values.profile };
-    const rows = await eventsRows(ctx, { streams: Number(values.streams), rate: Number(values.rate), seconds });
+    // --root DIR: another build's bin/ and dist/ (an old copy, to alternate old and new in one session).
+    const root = values.root ?? fileURLToPath(new URL("../../", import.meta.url));
+    const ctx = { root, work, plan: { seconds, warmupSeconds: 0.5, postSeconds: seconds }, runs: {}, log: (line) => console.error(line), profileDir: values.profile };
+    const rows = await eventsRows(ctx, { streams: Number(values.streams), rate: Number(values.rate), seconds, deliveryOnly: values["delivery-only"] });
     console.log(formatTable(rows));
   } finally {
     await rm(work, { recursive: true, force: true });

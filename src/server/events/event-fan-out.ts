@@ -4,17 +4,23 @@ import type { EventStream, EventStreamSettings, StreamHub, StreamTimers } from "
 import { FramedBatch } from "./sse-format.js";
 
 /**
- * Writes to the streams take at most about 1 / (1 + FLUSH_PAUSE_FACTOR) of the time: after a
- * write to every stream that took t ms, the next waits at least FLUSH_PAUSE_FACTOR * t, and
- * batches that arrive meanwhile go out together. Each write is a syscall per stream (the profile
- * of 1,000 streams: the kernel's send was most of the server's time), so with many streams one
- * write per commit cost more than the commits; with few, or on a quiet server, a batch still goes
- * out on the next turn of the event loop.
+ * Writes to the streams take at most about 1 / (1 + FLUSH_PAUSE_FACTOR) of the process's CPU:
+ * after a write to every stream that cost c ms of CPU, the next waits at least
+ * FLUSH_PAUSE_FACTOR * c, and batches that arrive meanwhile go out together. Each write is a
+ * syscall per stream (10-15 µs on loopback with its bytes; with 1,000 streams the kernel's send
+ * was most of the server's time), so with many streams the pause, not the rate of changes, sets
+ * how often each stream is written: 20-30 times a second at 1,000 streams (a write to all of them
+ * costs ~10 ms), whether 100 or 1,000 pets a second are created. With few streams, or on a quiet
+ * server, a batch goes out on the next turn of the event loop. CPU time rather than the wall
+ * clock: a server that waited for a core in the middle of a write has not spent that wait
+ * writing, and must not stretch its pauses for it. Measured at 1,000 streams x 1,000 creates/s on
+ * a shared machine: with 4x each batch waited ~40 ms (delivery p50 64-106 ms), with 2x ~18 ms
+ * (p50 35-66 ms), for ~25% more server CPU per create.
  */
-export const FLUSH_PAUSE_FACTOR = 4;
-/** ...and at least this long, so that a busy server still coalesces, but never longer than the most (a starved process's slow writes must not stretch it). */
+export const FLUSH_PAUSE_FACTOR = 2;
+/** ...and at least this long, so that a busy server still coalesces, but never longer than the most (the delivery goal is 100 ms). */
 export const MIN_FLUSH_GAP_MS = 2;
-export const MAX_FLUSH_GAP_MS = 20;
+export const MAX_FLUSH_GAP_MS = 50;
 
 /**
  * The one subscriber of the feed for all the open streams of a process: each batch is framed
@@ -97,13 +103,13 @@ export class EventFanOut implements StreamHub {
 
   #flush(): void {
     this.#flushDue = undefined;
-    const started = performance.now();
+    const cpu = process.cpuUsage();
     const batch = new FramedBatch(this.#pending);
     this.#pending = [];
     // A stream cut while it writes leaves the set during the loop, which a Set allows.
     for (const stream of this.#streams) stream.receive(batch);
     this.#lastFlush = performance.now();
-    this.#gapMs = this.#pauseFactor === 0 ? 0 : Math.min(this.#maxGapMs, Math.max(MIN_FLUSH_GAP_MS, this.#pauseFactor * (this.#lastFlush - started)));
+    this.#gapMs = this.#pauseFactor === 0 ? 0 : Math.min(this.#maxGapMs, Math.max(MIN_FLUSH_GAP_MS, this.#pauseFactor * cpuMs(process.cpuUsage(cpu))));
   }
 
   #keepAlive(): void {
@@ -130,3 +136,5 @@ export class EventFanOut implements StreamHub {
     }
   }
 }
+
+const cpuMs = ({ user, system }: NodeJS.CpuUsage): number => (user + system) / 1000;
