@@ -17,6 +17,7 @@ import { keyRefusal } from "../keys/key-validity.js";
 import { keyOfTicket } from "../events/event-tickets.js";
 import { anonymousBucket, clientAddress, type TrustProxy } from "../internal/client-ip.js";
 import { REQUEST_ID_HEADER, requestIdOf } from "../internal/request-id.js";
+import { isWrite } from "../ops/observe.js";
 import { NO_STORE, NOSNIFF, securityHeaders } from "../internal/security-headers.js";
 
 export interface GuardDeps {
@@ -34,14 +35,13 @@ export interface GuardDeps {
   /** Told of each 429, with its reason (metrics). */
   onRefused?: (reason: string) => void;
   /**
-   * Awaited after each write request (not GET, HEAD or OPTIONS) that may have changed something,
+   * Awaited after each write request (not GET or HEAD) that may have changed something,
    * before it is answered: instances sharing a database then drop the listings they keep.
    */
   announceChange?: () => Promise<void>;
 }
 
 const JSON_CONTENT_TYPE: [string, string] = ["content-type", "application/json;charset=UTF-8"];
-const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * Auth and rate limits in one middleware (each extra middleware costs ~20% at this server's
@@ -88,7 +88,7 @@ export function createGuard(deps: GuardDeps): Middleware {
     if (operation?.access === "admin" && !key?.admin) {
       return refuse(event, { code: "forbidden", message: "this operation needs an admin API key", headers: [] }, headers);
     }
-    const announce = deps.announceChange && !READ_METHODS.has(event.req.method) ? deps.announceChange : undefined;
+    const announce = deps.announceChange && isWrite(event.req.method) ? deps.announceChange : undefined;
     let result: unknown;
     try {
       result = await next();
