@@ -30,6 +30,9 @@ export async function openRedisRateLimiter(url: string, options: OpenRedisOption
     commandTimeout: COMMAND_TIMEOUT_MS,
     connectTimeout: CONNECT_TIMEOUT_MS,
     connectionName: "petstore",
+    // Every request makes one round trip (the rate-limit script): the commands of the requests
+    // read in the same tick go out in one write and come back in one read.
+    enableAutoPipelining: true,
   });
   let started = false;
   let down = false;
