@@ -17,9 +17,10 @@ local minute = math.floor(now / 60000)
 local day = math.floor(now / 86400000)
 
 local s = redis.call('HMGET', KEYS[1], 'm', 'ms', 'mr', 'd', 'ds', 'dr', 'b')
-local m, ms, mr = tonumber(s[1]) or minute, tonumber(s[2]) or 0, tonumber(s[3]) or 0
-local d, ds, dr = tonumber(s[4]) or day, tonumber(s[5]) or 0, tonumber(s[6]) or 0
-local b = tonumber(s[7]) or 0
+local m0, d0, b0 = tonumber(s[1]), tonumber(s[4]), tonumber(s[7]) or 0
+local m, ms, mr = m0 or minute, tonumber(s[2]) or 0, tonumber(s[3]) or 0
+local d, ds, dr = d0 or day, tonumber(s[5]) or 0, tonumber(s[6]) or 0
+local b = b0
 if m ~= minute then m, ms, mr = minute, 0, 0 end
 if d ~= day then d, ds, dr = day, 0, 0 end
 
@@ -39,10 +40,19 @@ else
   end
 end
 
-redis.call('HSET', KEYS[1], 'm', m, 'ms', ms, 'mr', mr, 'd', d, 'ds', ds, 'dr', dr, 'b', b)
--- Nothing in the hash matters after the day window and any ban have ended.
-local keep = math.max((d + 1) * 86400000, b) - now + 60000
-redis.call('PEXPIRE', KEYS[1], math.floor(keep))
+-- Only what changed is written: in the usual case two counters. The expiry (nothing in the hash
+-- matters after the day window and any ban have ended) moves only with the day or a ban; on a
+-- clock that runs with Redis's, the moment it names is the same for every call in between.
+if m ~= m0 or d ~= d0 or b ~= b0 then
+  redis.call('HSET', KEYS[1], 'm', m, 'ms', ms, 'mr', mr, 'd', d, 'ds', ds, 'dr', dr, 'b', b)
+  if d ~= d0 or b ~= b0 then
+    redis.call('PEXPIRE', KEYS[1], math.floor(math.max((d + 1) * 86400000, b) - now + 60000))
+  end
+elseif outcome == 0 then
+  redis.call('HSET', KEYS[1], 'ms', ms, 'ds', ds)
+elseif outcome == 1 then
+  redis.call('HSET', KEYS[1], 'mr', mr, 'dr', dr)
+end
 -- false is a nil in the reply, where a Lua nil would end the list.
 local shared = false
 if KEYS[2] then shared = redis.call('GET', KEYS[2]) end
