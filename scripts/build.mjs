@@ -3,7 +3,7 @@
 // chunks), and lazily imported ESM chunks for each command, so `pets list` never loads the server
 // (scripts/build/two-part-bundle.mjs). The engines are
 // chunks of their own too (open-backends.ts imports each with `await import()` once chosen), with
-// pg and ioredis bundled inside them: `serve --db file.json` never evaluates either (checked by
+// pg and the Redis client bundled inside them: `serve --db file.json` never evaluates either (checked by
 // test/support/lazy-engines.test.ts), and PostgreSQL+Redis starts faster than with the drivers
 // left in node_modules as some hundred separate files.
 import * as esbuild from "esbuild";

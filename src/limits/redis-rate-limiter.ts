@@ -1,13 +1,14 @@
 // The rate limiter shared by several `petstore serve` instances: the counters and bans live in
 // Redis and each decision is one atomic script, so the limits hold exactly across instances.
 import { createHash } from "node:crypto";
-import type { Redis } from "ioredis";
 import type { KeyLimits } from "../contract/values.js";
 import { messageOf } from "../support/error-text.js";
 import { StorageUnavailableError } from "../support/storage-unavailable.js";
 import { BAN_POLICY, type BanPolicy } from "./plans.js";
 import type { Decision, RateLimiter, Usage } from "./rate-limiter.js";
 import { CONSUME_SCRIPT } from "./redis-consume-script.js";
+import type { RespArgument } from "./resp/resp-connection.js";
+import type { RespValue } from "./resp/resp-reader.js";
 import { retryAfterOf, secondsUntil, usageOf, windowsOf, type SubjectState } from "./subject-state.js";
 
 export interface RedisRateLimiterOptions {
@@ -26,6 +27,12 @@ const OUTCOMES = ["served", "rate_limited", "key_banned"] as const;
 
 type ScriptReply = [outcome: number, ...state: number[]];
 
+/** What the limiter needs of a Redis connection (RespConnection). */
+export interface RedisCommands {
+  call(args: readonly RespArgument[]): Promise<RespValue>;
+  quit(): Promise<void>;
+}
+
 /** A key each decision also reads (see alsoRead), and who is told its value. */
 interface Rider {
   key: string;
@@ -37,14 +44,16 @@ interface Rider {
  * rejects with StorageUnavailableError: the limits are not waived for the outage (fail closed).
  */
 export class RedisRateLimiter implements RateLimiter {
-  readonly #redis: Redis;
+  readonly #redis: RedisCommands;
   readonly #now: () => number;
   readonly #ban: BanPolicy;
   readonly #keyPrefix: string;
   readonly #name: string;
   #rider: Rider | undefined;
 
-  constructor(redis: Redis, options: RedisRateLimiterOptions = {}) {
+  #closed = false;
+
+  constructor(redis: RedisCommands, options: RedisRateLimiterOptions = {}) {
     this.#redis = redis;
     this.#now = options.now ?? Date.now;
     this.#ban = options.ban ?? BAN_POLICY;
@@ -55,11 +64,15 @@ export class RedisRateLimiter implements RateLimiter {
   async consume(subject: string, limits: KeyLimits): Promise<Decision> {
     const now = this.#now();
     const key = this.#keyPrefix + subject;
-    const args = [now, limits.perMinute, limits.perDay, this.#ban.threshold, this.#ban.durationSeconds * 1000];
-    let reply: ScriptReply;
     const rider = this.#rider;
+    const ban = this.#ban;
+    // numkeys, the keys, then the arguments (see redis-consume-script.ts).
+    const args = rider
+      ? [2, key, rider.key, now, limits.perMinute, limits.perDay, ban.threshold, ban.durationSeconds * 1000]
+      : [1, key, now, limits.perMinute, limits.perDay, ban.threshold, ban.durationSeconds * 1000];
+    let reply: ScriptReply;
     try {
-      reply = (await this.#evaluate(rider ? [key, rider.key] : [key], args)) as ScriptReply;
+      reply = (await this.#evaluate(args)) as ScriptReply;
     } catch (error) {
       throw new StorageUnavailableError(this.#name, messageOf(error));
     }
@@ -72,7 +85,7 @@ export class RedisRateLimiter implements RateLimiter {
     const now = this.#now();
     let fields: Array<string | null>;
     try {
-      fields = await this.#redis.hmget(this.#keyPrefix + subject, "m", "ms", "mr", "d", "ds", "dr", "b");
+      fields = (await this.#redis.call(["HMGET", this.#keyPrefix + subject, "m", "ms", "mr", "d", "ds", "dr", "b"])) as Array<string | null>;
     } catch (error) {
       throw new StorageUnavailableError(this.#name, messageOf(error));
     }
@@ -82,7 +95,7 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   /** The connection, for what else instances share through this Redis (kept listings); closed with the limiter. */
-  get connection(): Redis {
+  get connection(): RedisCommands {
     return this.#redis;
   }
 
@@ -96,18 +109,19 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async close(): Promise<void> {
-    if (this.#redis.status === "end") return;
-    await this.#redis.quit().catch(() => this.#redis.disconnect());
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#redis.quit();
   }
 
   // EVALSHA sends 40 bytes instead of the script; Redis forgets scripts on restart (NOSCRIPT),
   // and EVAL then sends it again, which also caches it for the next calls.
-  async #evaluate(keys: string[], args: number[]): Promise<unknown> {
+  async #evaluate(args: RespArgument[]): Promise<RespValue> {
     try {
-      return await this.#redis.evalsha(SCRIPT_SHA, keys.length, ...keys, ...args);
+      return await this.#redis.call(["EVALSHA", SCRIPT_SHA, ...args]);
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
-      return await this.#redis.eval(CONSUME_SCRIPT, keys.length, ...keys, ...args);
+      return await this.#redis.call(["EVAL", CONSUME_SCRIPT, ...args]);
     }
   }
 }

@@ -1,7 +1,7 @@
 // Chooses the engines from the db and Redis settings: a lowdb file or PostgreSQL for pets and
 // keys; Redis, a persisted in-memory limiter (file mode) or a plain in-memory one for the limits.
 // Each engine module is imported only once chosen, so `serve --db file.json` never loads pg or
-// ioredis (test/store/lazy-engines.test.ts fails if one of these imports becomes static).
+// the Redis client (test/support/lazy-engines.test.ts fails if one of these imports becomes static).
 import { resolve } from "node:path";
 import type { BanPolicy } from "../limits/plans.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";

@@ -47,7 +47,7 @@ export class RedisListingVersion implements SharedListingVersion {
     this.#heard++;
     // A token that could not be replaced (Redis down) leaves the other instances to the events'
     // NOTIFY, which PostgreSQL sends at the commit all the same.
-    await this.#limiter.connection.set(LISTING_TOKEN_KEY, randomUUID()).catch(() => undefined);
+    await this.#limiter.connection.call(["SET", LISTING_TOKEN_KEY, randomUUID()]).catch(() => undefined);
   }
 
   /** The first decision after an empty start finds no token: one is made (NX: one wins). */
@@ -55,7 +55,7 @@ export class RedisListingVersion implements SharedListingVersion {
     if (this.#creating) return;
     this.#creating = true;
     this.#limiter.connection
-      .set(LISTING_TOKEN_KEY, randomUUID(), "NX")
+      .call(["SET", LISTING_TOKEN_KEY, randomUUID(), "NX"])
       .catch(() => undefined)
       .finally(() => (this.#creating = false));
   }

@@ -54,11 +54,15 @@ export async function startPostgres(): Promise<RestartableEngine> {
   };
 }
 
-/** redis-server on 127.0.0.1 without persistence, as a child process. */
-export async function startRedis(): Promise<RestartableEngine> {
+/**
+ * redis-server on 127.0.0.1 without persistence, as a child process. `extraArgs` are more
+ * settings (`--requirepass`, a TLS port); with `tlsPort` the plain port is off and `url` is the
+ * rediss:// one on `localhost` (the name its test certificate carries).
+ */
+export async function startRedis(options: { extraArgs?: string[]; tlsPort?: number } = {}): Promise<RestartableEngine> {
   const dir = await mkdtemp(join(tmpdir(), "petstore-redis-"));
-  const port = await freePort();
-  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
+  const port = options.tlsPort === undefined ? await freePort() : 0;
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...(options.extraArgs ?? [])];
   const start = async () => {
     const started = spawn(findRedisServer(), [...args, "--dir", dir, "--databases", String(REDIS_DATABASES)], {
       stdio: ["ignore", "pipe", "pipe"],
@@ -74,7 +78,7 @@ export async function startRedis(): Promise<RestartableEngine> {
   };
   let child = await start();
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: options.tlsPort === undefined ? `redis://127.0.0.1:${port}` : `rediss://localhost:${options.tlsPort}`,
     down: halt,
     up: async () => void (child = await start()),
     stop: async () => {

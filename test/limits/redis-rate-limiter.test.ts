@@ -9,6 +9,7 @@ import type { BanPolicy } from "../../src/limits/plans.js";
 import type { Decision } from "../../src/limits/rate-limiter.js";
 import { openRedisRateLimiter } from "../../src/limits/redis-connection.js";
 import { RedisRateLimiter } from "../../src/limits/redis-rate-limiter.js";
+import { openRespConnection, type RespConnection } from "../../src/limits/resp/resp-connection.js";
 import { StorageUnavailableError } from "../../src/store/errors.js";
 import { freePort } from "../helpers/engines.js";
 import { freshDatabase } from "../helpers/test-backend.js";
@@ -17,21 +18,28 @@ const NOON = Date.UTC(2025, 5, 10, 12, 0, 0);
 const FREE: KeyLimits = { perMinute: 60, perDay: 1_000 };
 const BAN: BanPolicy = { threshold: 1, durationSeconds: 900 };
 
+// The limiter's own connection, and ioredis beside it to look at what the scripts left in Redis.
+let connection: RespConnection;
 let redis: Redis;
 let redisUrl: string;
 let prefixes = 0;
+const connect = () => openRespConnection(redisUrl, { commandTimeoutMs: 2_000, connectTimeoutMs: 5_000 });
 beforeAll(async () => {
   redisUrl = (await freshDatabase()).redis;
+  connection = await connect();
   redis = new Redis(redisUrl);
 });
-afterAll(() => redis.quit());
+afterAll(async () => {
+  await connection.quit();
+  await redis.quit();
+});
 
 /** Both limiters on one clock; each consume goes to both and returns both Decisions. */
 function pair(ban: BanPolicy = BAN, start = NOON) {
   const clock = { t: start };
   const now = () => clock.t;
   const memory = new MemoryRateLimiter({ now, ban });
-  const shared = new RedisRateLimiter(redis, { now, ban, keyPrefix: `test:${++prefixes}:` });
+  const shared = new RedisRateLimiter(connection, { now, ban, keyPrefix: `test:${++prefixes}:` });
   const take = async (n: number, limits: KeyLimits = FREE, subject = "key:a") => {
     const decisions: { memory: Decision; redis: Decision }[] = [];
     for (let i = 0; i < n; i++) {
@@ -142,8 +150,8 @@ describe("RedisRateLimiter in Redis", () => {
     const now = () => NOON;
     const ban = { threshold: 1_000, durationSeconds: 900 };
     const keyPrefix = `test:${++prefixes}:`;
-    const second = new Redis(redisUrl);
-    const a = new RedisRateLimiter(redis, { now, ban, keyPrefix });
+    const second = await connect();
+    const a = new RedisRateLimiter(connection, { now, ban, keyPrefix });
     const b = new RedisRateLimiter(second, { now, ban, keyPrefix });
     const limits = { perMinute: 10_000, perDay: 200 };
     for (let i = 0; i < 63; i++) await a.consume("key:a", limits);
@@ -154,7 +162,7 @@ describe("RedisRateLimiter in Redis", () => {
 
   it("keeps one hash per subject that expires after the day window", async () => {
     const keyPrefix = `test:${++prefixes}:`;
-    const limiter = new RedisRateLimiter(redis, { now: () => NOON, keyPrefix });
+    const limiter = new RedisRateLimiter(connection, { now: () => NOON, keyPrefix });
     await limiter.consume("key:a", FREE);
     expect(await redis.hgetall(`${keyPrefix}key:a`)).toEqual({
       m: String(NOON / 60_000),
@@ -171,7 +179,7 @@ describe("RedisRateLimiter in Redis", () => {
   });
 
   it("loads its script again after Redis forgot it (SCRIPT FLUSH)", async () => {
-    const limiter = new RedisRateLimiter(redis, { now: () => NOON, keyPrefix: `test:${++prefixes}:` });
+    const limiter = new RedisRateLimiter(connection, { now: () => NOON, keyPrefix: `test:${++prefixes}:` });
     await limiter.consume("key:a", FREE);
     await redis.script("FLUSH");
     expect(await limiter.consume("key:a", FREE)).toMatchObject({ allowed: true, windows: [{ remaining: 58 }, { remaining: 998 }] });
