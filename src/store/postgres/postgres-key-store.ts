@@ -23,6 +23,8 @@ export class PostgresKeyStore implements KeyStore {
   readonly #announcements: KeyAnnouncements;
   // This instance's latest use of each key: a cached record's lastUsedAt is as old as the cache entry.
   readonly #lastUse = new Map<string, number>();
+  // The last record #withPendingUse made for each key, with what it was made from.
+  readonly #withUse = new Map<string, { base: KeyRecord; use: number; record: KeyRecord }>();
   // Keys whose create has not resolved: not there yet for revoke(), as with the file engine.
   readonly #creating = new Set<string>();
 
@@ -195,8 +197,13 @@ export class PostgresKeyStore implements KeyStore {
   #withPendingUse(record: KeyRecord): KeyRecord {
     const pending = this.#touches.pendingFor(record.id) ?? this.#lastUse.get(record.id);
     if (pending === undefined) return record;
-    if (record.lastUsedAt !== null && Date.parse(record.lastUsedAt) >= pending) return record;
-    return freezeKeyRecord({ ...record, lastUsedAt: new Date(pending).toISOString() });
+    // Every request of a busy key asks for this, and its last use moves once a millisecond at
+    // most: the record made for the same base and the same use is given again, not made again.
+    const made = this.#withUse.get(record.id);
+    if (made?.base === record && made.use === pending) return made.record;
+    const merged = record.lastUsedAt !== null && Date.parse(record.lastUsedAt) >= pending ? record : freezeKeyRecord({ ...record, lastUsedAt: new Date(pending).toISOString() });
+    this.#withUse.set(record.id, { base: record, use: pending, record: merged });
+    return merged;
   }
 }
 
