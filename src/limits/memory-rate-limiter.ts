@@ -72,6 +72,10 @@ export class MemoryRateLimiter implements RateLimiter {
     return Promise.resolve(this.decide(subject, limits));
   }
 
+  consumeSync(subject: string, limits: KeyLimits): Decision {
+    return this.decide(subject, limits);
+  }
+
   peek(subject: string, limits: KeyLimits): Promise<Usage> {
     const slot = this.subjects.find(subject);
     return Promise.resolve(usageOf(slot < 0 ? undefined : this.stateAt(slot), limits, this.now()));

@@ -38,6 +38,8 @@ export interface Usage {
  */
 export interface RateLimiter {
   consume(subject: string, limits: KeyLimits): Promise<Decision>;
+  /** consume() without the promise, for a limiter that decides in memory (the request path then awaits nothing). */
+  consumeSync?(subject: string, limits: KeyLimits): Decision;
   /** The subject's usage now, without consuming from it (GET /v1/keys/current reports it). */
   peek(subject: string, limits: KeyLimits): Promise<Usage>;
   close(): Promise<void>;

@@ -1,6 +1,6 @@
 // The listener: listhen on exactly the port asked for, over HTTP or HTTPS, with the request
 // limits applied and Node's refusals answered with the Error body.
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { H3 } from "h3";
 import { listen, type Listener } from "listhen";
 import { Readable } from "node:stream";
@@ -8,6 +8,7 @@ import { NodeRequest, sendNodeResponse, type NodeResponse } from "srvx/node";
 import { errorJson } from "../contract/errors.js";
 import { messageOf } from "../support/error-text.js";
 import { INTERNAL_ERROR_MESSAGE } from "./error-response.js";
+import { PreparedAnswer } from "./internal/prepared-answer.js";
 import { applyLimits, DEFAULT_LIMITS, type HttpLimits } from "./internal/deadlines.js";
 import { listhenHttps, type ServeTls } from "./internal/tls.js";
 import { SECURITY_HEADERS_OBJECT } from "./internal/security-headers.js";
@@ -95,6 +96,12 @@ function toNodeListener(app: H3): RequestListener {
  * (the event stream) and any other Response still go through sendNodeResponse.
  */
 function send(res: ServerResponse, response: Response): void {
+  const head = response instanceof PreparedAnswer ? response.nodeHeaders() : undefined;
+  if (head !== undefined) {
+    const { code, payload } = response as PreparedAnswer;
+    writeWhole(res, code, STATUS_CODES[code] ?? "", head, payload);
+    return;
+  }
   const prepared = (response as Partial<NodeResponse>)._toNodeResponse?.();
   if (prepared === undefined) {
     sendNodeResponse(res, response).catch((error: unknown) => fail(res, error));
@@ -102,13 +109,7 @@ function send(res: ServerResponse, response: Response): void {
   }
   const { status, statusText, headers, body } = prepared;
   if (body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array) {
-    try {
-      if (!res.headersSent) res.writeHead(status, safeReasonPhrase(statusText), headers);
-      res.end(body ?? undefined);
-    } catch (error) {
-      // A header node refuses (a control character): as sendNodeResponse's rejection did.
-      fail(res, error);
-    }
+    writeWhole(res, status, safeReasonPhrase(statusText), headers, body);
     return;
   }
   if (body instanceof ReadableStream || body instanceof Readable) {
@@ -131,6 +132,23 @@ function send(res: ServerResponse, response: Response): void {
       writer.pipe(res);
     }
   } catch (error) {
+    fail(res, error);
+  }
+}
+
+/** A body in memory: node sends the head and the body in one write. */
+function writeWhole(
+  res: ServerResponse,
+  status: number,
+  reason: string,
+  headers: string[] | Array<[string, string]>,
+  body: string | Uint8Array | null | undefined,
+): void {
+  try {
+    if (!res.headersSent) res.writeHead(status, reason, headers);
+    res.end(body ?? undefined);
+  } catch (error) {
+    // A header node refuses (a control character): as sendNodeResponse's rejection did.
     fail(res, error);
   }
 }

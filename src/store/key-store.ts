@@ -36,6 +36,11 @@ export interface KeyStore {
   create(record: KeyRecord, options?: CreateOptions<KeyRecord>): Promise<KeyRecord>;
   /** The hot path of every request: a map lookup, never a scan. Revoked keys are returned too. */
   findByHash(hash: string): Promise<KeyRecord | undefined>;
+  /**
+   * findByHash when this process already knows the answer: the record, null when no key has
+   * this hash, undefined when only findByHash can tell (a key not cached by this instance).
+   */
+  findByHashSync?(hash: string): KeyRecord | null | undefined;
   list(): Promise<KeyRecord[]>;
   /** Marks the key revoked (durably); undefined when no key has this id. Idempotent. */
   revoke(id: string, at: Date): Promise<KeyRecord | undefined>;

@@ -1,6 +1,6 @@
 import { HTTPError, HTTPResponse, type H3Event, type Middleware } from "h3";
 import { STATUS_CODES } from "node:http";
-import { FastResponse } from "srvx";
+import { isPending, whenReady, type MaybePromise } from "../../support/maybe-async.js";
 import { API_PREFIX } from "../../contract/constants.js";
 import { errorJson, statusOf, type ErrorCode } from "../../contract/errors.js";
 import { BETA_MARKER, type Deprecation, type Method, type PathRoutes, type RouteEntry } from "../../contract/routes.js";
@@ -19,6 +19,7 @@ import { anonymousBucket, clientAddress, type TrustProxy } from "../internal/cli
 import { REQUEST_ID_HEADER, requestIdOf } from "../internal/request-id.js";
 import { isWrite } from "../ops/observe.js";
 import { NO_STORE, NOSNIFF, securityHeaders } from "../internal/security-headers.js";
+import { PreparedAnswer } from "../internal/prepared-answer.js";
 
 export interface GuardDeps {
   keys: KeyStore;
@@ -53,61 +54,101 @@ const JSON_CONTENT_TYPE: [string, string] = ["content-type", "application/json;c
  * It builds its own responses rather than going through h3's header merging: a refusal is
  * answered here without an Error (no stack to capture, no error hook), and a JSON result gets
  * its headers as one plain list. Both measured as the larger part of the cost of a request.
+ *
+ * It awaits only what is not ready: with the key and the counters in memory (the file engine, a
+ * key this instance has cached) and a handler that answers at once (a kept listing), the whole
+ * request runs in one synchronous pass, and app.fetch hands back the Response itself.
  */
 export function createGuard(deps: GuardDeps): Middleware {
-  return async (event, next) => {
+  return (event, next) => {
     const routes = event.context.matchedRoute?.meta as PathRoutes | undefined;
-    if (routes?.unlimited) {
-      event.res.headers.set(REQUEST_ID_HEADER, requestIdOf(event));
-      // Probes and /metrics: never from a cache (a stale "ready" misleads a load balancer). The
-      // /docs files are public and the same for everyone: they say how long they keep.
-      event.res.headers.set(...NOSNIFF);
-      if (!routes.ownCaching) event.res.headers.set(...NO_STORE);
-      return withReasonPhrase(event, await next());
-    }
+    if (routes?.unlimited) return unlimited(event, next, routes);
     const operation = routes?.operations[(event.req.method === "HEAD" ? "GET" : event.req.method) as Method];
-    const credential = await identify(event, deps, operation?.ticket === true);
-    const key = credential.key;
-    const subject = key ? `key:${key.id}` : `ip:${clientIp(event, deps.trustProxy)}`;
-    const anonymous = deps.anonymousLimitsOf?.() ?? deps.anonymousLimits;
-    const decision = await deps.limiter.consume(subject, key ? deps.limitsOf(key) : anonymous);
-    const headers = rateLimitHeaders(decision, deps.now());
-    headers.push([REQUEST_ID_HEADER, requestIdOf(event)]);
-    markRoute(event, operation, routes, headers);
-    headers.push(...securityHeaders(key === undefined && operation?.access === "public"));
-    if (!decision.allowed) {
-      deps.onRefused?.(decision.reason);
-      return refuse(event, tooManyRequests(decision), headers);
-    }
-    if (key) {
-      if (key !== deps.environmentAdmin) deps.keys.touch(key.id, new Date(deps.now()));
-      event.context.principal = key;
-    } else if (!(operation ? operation.access === "public" : routes?.public) && isUnderApi(event.url.pathname)) {
-      return refuse(event, unauthorized(credential.problem), headers);
-    }
-    if (operation?.access === "admin" && !key?.admin) {
-      return refuse(event, { code: "forbidden", message: "this operation needs an admin API key", headers: [] }, headers);
-    }
-    const announce = deps.announceChange && isWrite(event.req.method) ? deps.announceChange : undefined;
-    let result: unknown;
-    try {
-      result = await next();
-    } catch (error) {
-      // The single error path (toErrorResponse) copies these onto the error response.
-      setHeaders(event, headers);
-      // A refusal (4xx) changed nothing; after a 5xx, what was written is not known.
-      if (announce && !(error instanceof HTTPError && error.status < 500)) await announce();
-      throw error;
-    }
-    if (announce) await announce();
-    if (result instanceof JsonText) return jsonTextResponse(event, result, headers);
-    if (isJsonValue(result)) return jsonResponse(event, result, headers);
-    if (result instanceof NotModified) return notModified(event, result, headers);
-    if (result === null && event.res.status === 204) return withoutBody(event, headers);
-    // A response of the handler's own (the event stream) keeps its Cache-Control.
-    setHeaders(event, ownsCacheControl(result) ? headers.filter(([name]) => name !== "cache-control") : headers);
-    return withReasonPhrase(event, result);
+    return whenReady(identify(event, deps, operation?.ticket === true), (credential) => count(event, next, deps, routes, operation, credential));
   };
+}
+
+type Next = () => unknown;
+
+function unlimited(event: H3Event, next: Next, routes: PathRoutes): unknown {
+  event.res.headers.set(REQUEST_ID_HEADER, requestIdOf(event));
+  // Probes and /metrics: never from a cache (a stale "ready" misleads a load balancer). The
+  // /docs files are public and the same for everyone: they say how long they keep.
+  event.res.headers.set(...NOSNIFF);
+  if (!routes.ownCaching) event.res.headers.set(...NO_STORE);
+  return whenReady(next(), (result) => withReasonPhrase(event, result));
+}
+
+function count(event: H3Event, next: Next, deps: GuardDeps, routes: PathRoutes | undefined, operation: RouteEntry | undefined, credential: Credential): unknown {
+  const key = credential.key;
+  const subject = key ? `key:${key.id}` : `ip:${clientIp(event, deps.trustProxy)}`;
+  const limits = key ? deps.limitsOf(key) : (deps.anonymousLimitsOf?.() ?? deps.anonymousLimits);
+  const { limiter } = deps;
+  const decision = limiter.consumeSync ? limiter.consumeSync(subject, limits) : limiter.consume(subject, limits);
+  return whenReady(decision, (decided) => admit(event, next, deps, routes, operation, credential, decided));
+}
+
+function admit(event: H3Event, next: Next, deps: GuardDeps, routes: PathRoutes | undefined, operation: RouteEntry | undefined, credential: Credential, decision: Decision): unknown {
+  const key = credential.key;
+  const headers = rateLimitHeaders(decision, deps.now());
+  headers.push([REQUEST_ID_HEADER, requestIdOf(event)]);
+  markRoute(event, operation, routes, headers);
+  headers.push(...securityHeaders(key === undefined && operation?.access === "public"));
+  if (!decision.allowed) {
+    deps.onRefused?.(decision.reason);
+    return refuse(event, tooManyRequests(decision), headers);
+  }
+  if (key) {
+    if (key !== deps.environmentAdmin) deps.keys.touch(key.id, new Date(deps.now()));
+    event.context.principal = key;
+  } else if (!(operation ? operation.access === "public" : routes?.public) && isUnderApi(event.url.pathname)) {
+    return refuse(event, unauthorized(credential.problem), headers);
+  }
+  if (operation?.access === "admin" && !key?.admin) {
+    return refuse(event, { code: "forbidden", message: "this operation needs an admin API key", headers: [] }, headers);
+  }
+  const announce = deps.announceChange && isWrite(event.req.method) ? deps.announceChange : undefined;
+  let result: unknown;
+  try {
+    result = next();
+  } catch (error) {
+    return failed(event, headers, announce, error);
+  }
+  if (isPending(result)) {
+    return result.then(
+      (answer) => answered(event, answer, headers, announce),
+      (error: unknown) => failed(event, headers, announce, error),
+    );
+  }
+  return answered(event, result, headers, announce);
+}
+
+/** The handler's result as a response with the guard's headers, once any change is announced. */
+function answered(event: H3Event, result: unknown, headers: HeaderList, announce: (() => Promise<void>) | undefined): unknown {
+  if (announce) return announce().then(() => respond(event, result, headers));
+  return respond(event, result, headers);
+}
+
+/** The handler failed: the single error path (toErrorResponse) copies these headers onto the error response. */
+function failed(event: H3Event, headers: HeaderList, announce: (() => Promise<void>) | undefined, error: unknown): never | Promise<never> {
+  setHeaders(event, headers);
+  // A refusal (4xx) changed nothing; after a 5xx, what was written is not known.
+  if (announce && !(error instanceof HTTPError && error.status < 500)) {
+    return announce().then(() => {
+      throw error;
+    });
+  }
+  throw error;
+}
+
+function respond(event: H3Event, result: unknown, headers: HeaderList): unknown {
+  if (result instanceof JsonText) return jsonTextResponse(event, result, headers);
+  if (isJsonValue(result)) return jsonResponse(event, result, headers);
+  if (result instanceof NotModified) return notModified(event, result, headers);
+  if (result === null && event.res.status === 204) return withoutBody(event, headers);
+  // A response of the handler's own (the event stream) keeps its Cache-Control.
+  setHeaders(event, ownsCacheControl(result) ? headers.filter(([name]) => name !== "cache-control") : headers);
+  return withReasonPhrase(event, result);
 }
 
 /**
@@ -121,19 +162,30 @@ function withReasonPhrase(event: H3Event, result: unknown): unknown {
 
 type Credential = { key: KeyRecord; problem?: undefined } | { key?: undefined; problem: string };
 
-async function identify(event: H3Event, deps: GuardDeps, acceptsTicket: boolean): Promise<Credential> {
+const MISSING_KEY: Credential = { problem: "missing API key: send the header Authorization: Bearer <API key>" };
+const MALFORMED_KEY: Credential = { problem: "the Authorization header must have the form Bearer <API key>" };
+const UNKNOWN_KEY: Credential = { problem: "the API key is not valid" };
+
+/** Who is calling: at once when the key store knows the hash in memory, else once it has looked. */
+function identify(event: H3Event, deps: GuardDeps, acceptsTicket: boolean): MaybePromise<Credential> {
   const header = event.req.headers.get("authorization");
   if (header === null) {
     const ticket = acceptsTicket ? event.url.searchParams.get("ticket") : null;
     if (ticket !== null) return identifyTicket(ticket, deps);
-    return { problem: "missing API key: send the header Authorization: Bearer <API key>" };
+    return MISSING_KEY;
   }
   const token = bearerToken(header);
-  if (token === undefined) return { problem: "the Authorization header must have the form Bearer <API key>" };
+  if (token === undefined) return MALFORMED_KEY;
   const hash = hashOnConnection(token, event.req.runtime?.node?.req.socket);
-  const key = deps.environmentAdmin?.hash === hash ? deps.environmentAdmin : await deps.keys.findByHash(hash);
-  if (!key) return { problem: "the API key is not valid" };
-  const problem = key === deps.environmentAdmin ? undefined : keyRefusal(key, hash, deps.now());
+  if (deps.environmentAdmin?.hash === hash) return { key: deps.environmentAdmin };
+  const known = deps.keys.findByHashSync?.(hash);
+  if (known !== undefined) return credentialOf(known ?? undefined, hash, deps);
+  return deps.keys.findByHash(hash).then((found) => credentialOf(found, hash, deps));
+}
+
+function credentialOf(key: KeyRecord | undefined, hash: string, deps: GuardDeps): Credential {
+  if (!key) return UNKNOWN_KEY;
+  const problem = keyRefusal(key, hash, deps.now());
   return problem === undefined ? { key } : { problem };
 }
 
@@ -223,21 +275,20 @@ function moveHeaders(event: H3Event, headers: HeaderList): void {
  */
 function withoutBody(event: H3Event, headers: HeaderList): Response {
   moveHeaders(event, headers);
-  return new FastResponse(null, { status: 204, statusText: STATUS_CODES[204], headers });
+  return new PreparedAnswer(204, null, headers);
 }
 
 /** A 304: its ETag and the guard's headers, without reading h3's response headers at all. */
 function notModified(event: H3Event, result: NotModified, headers: HeaderList): Response {
   const { headers: request } = event.req;
   headers.push(...notModifiedHeaders(request.get("accept-encoding"), request.get("if-none-match"), result.etag));
-  return new FastResponse(null, { status: 304, statusText: STATUS_CODES[304], headers });
+  return new PreparedAnswer(304, null, headers);
 }
 
 function fastResponse(event: H3Event, status: number, body: string, headers: HeaderList): Response {
   // Compressed (gzip, br) when accepted and worth it; HEAD gets the same headers, without the body.
   const encoded = encodeAnswer(event.req.headers.get("accept-encoding"), status, body, headers);
-  const init = { status, statusText: STATUS_CODES[status], headers };
-  return new FastResponse(event.req.method === "HEAD" ? null : encoded, init);
+  return new PreparedAnswer(status, event.req.method === "HEAD" ? null : encoded, headers);
 }
 
 /** The event stream answers with an HTTPResponse (its body piped to the socket) rather than a Response. */

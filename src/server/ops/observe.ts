@@ -9,6 +9,7 @@ import type { OutageLog } from "../logging/outage-log.js";
 import type { MetricsObserver } from "../metrics/observer.js";
 import type { ServerLogger } from "../request-log.js";
 import { requestIdOf } from "../internal/request-id.js";
+import { isPending } from "../../support/maybe-async.js";
 
 /** onRequest and onResponse for H3's config: the request log line. */
 export function logRequests(logger: ServerLogger) {
@@ -35,19 +36,26 @@ export interface ObserveDeps {
  */
 export function observeGuard(guard: Middleware, { metrics, outages }: ObserveDeps): Middleware {
   if (!metrics && !outages) return guard;
-  return async (event, next) => {
+  return (event, next) => {
     const started = performance.now();
-    let result: unknown;
-    try {
-      result = await guard(event, next);
-    } catch (error) {
+    const failed = (error: unknown): never => {
       metrics?.request(routeOf(event), event.req.method, statusOfError(error), (performance.now() - started) / 1000);
       throw error;
+    };
+    const served = (result: unknown): unknown => {
+      const status = statusOfResult(result, event);
+      metrics?.request(routeOf(event), event.req.method, status, (performance.now() - started) / 1000);
+      if (outages?.active && status < 500 && !isUnlimited(event)) outages.succeeded(isWrite(event.req.method));
+      return result;
+    };
+    let result: unknown;
+    try {
+      result = guard(event, next);
+    } catch (error) {
+      return failed(error);
     }
-    const status = statusOfResult(result, event);
-    metrics?.request(routeOf(event), event.req.method, status, (performance.now() - started) / 1000);
-    if (outages?.active && status < 500 && !isUnlimited(event)) outages.succeeded(isWrite(event.req.method));
-    return result;
+    // As the guard: synchronous when it was.
+    return isPending(result) ? result.then(served, failed) : served(result);
   };
 }
 

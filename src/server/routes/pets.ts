@@ -1,4 +1,5 @@
 import type { H3Event } from "h3";
+import type { MaybePromise } from "../../support/maybe-async.js";
 import { checkedNewPet } from "../../contract/checked-input.js";
 import { NewPetSchema, PetPatchSchema } from "../../contract/schemas.js";
 import { describeIssue } from "../../contract/validation.js";
@@ -43,20 +44,25 @@ export interface PetPageAnswer {
  * digest and no serialising (what made scenario 1's request path cost more than fastify's).
  * Over PostgreSQL with a shared Redis, `shared` says it instead (see RedisListingVersion).
  */
-export async function listPets(
+export function listPets(
   event: H3Event,
   pets: PetStore,
   pages?: PageCache<PetPageAnswer>,
   shared?: SharedListingVersion,
-): Promise<JsonText | NotModified> {
+): MaybePromise<JsonText | NotModified> {
   const version = pages === undefined ? undefined : shared ? shared.version() : pets.listingVersion?.();
   // href, not origin: srvx's URL builds it from the request line without parsing a URL.
   const key = version === undefined ? undefined : event.url.href;
-  let answer = key === undefined ? undefined : pages?.get(key, version!);
-  if (answer === undefined) {
-    answer = await readPage(event, pets);
+  const kept = key === undefined ? undefined : pages?.get(key, version!);
+  // A kept page answers at once; only a page read from the store is awaited.
+  if (kept !== undefined) return pageAnswer(event, kept);
+  return readPage(event, pets).then((answer) => {
     if (key !== undefined) pages?.set(key, version!, answer);
-  }
+    return pageAnswer(event, answer);
+  });
+}
+
+function pageAnswer(event: H3Event, answer: PetPageAnswer): JsonText | NotModified {
   if (noneMatchHits(event.req.headers.get("if-none-match"), answer.etag)) return new NotModified(answer.etag);
   return new JsonText(answer.text, answer.headers);
 }

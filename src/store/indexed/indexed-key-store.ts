@@ -36,6 +36,10 @@ export class IndexedKeyStore implements KeyStore {
     return this.#state.keys.byHash(hash);
   }
 
+  findByHashSync(hash: string): KeyRecord | null {
+    return this.#state.keys.byHash(hash) ?? null;
+  }
+
   async list(): Promise<KeyRecord[]> {
     return this.#state.keys.all();
   }

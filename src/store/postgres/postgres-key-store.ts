@@ -80,6 +80,12 @@ export class PostgresKeyStore implements KeyStore {
     return created;
   }
 
+  /** A key this instance has cached; undefined otherwise (then findByHash reads it). */
+  findByHashSync(hash: string): KeyRecord | undefined {
+    const cached = this.#cache.get(hash);
+    return cached === undefined ? undefined : this.#withPendingUse(cached);
+  }
+
   async findByHash(hash: string): Promise<KeyRecord | undefined> {
     const cached = this.#cache.get(hash);
     if (cached !== undefined) return this.#withPendingUse(cached);
