@@ -7,7 +7,7 @@ afterAll(removeTempDirs);
 
 const at = (iso: string) => new Date(iso);
 
-describe.each(ENGINES)("KeyStore ($name)", ({ open }) => {
+describe.each(ENGINES)("KeyStore ($name)", ({ name, open }) => {
   it("creates, finds by hash, lists and reports admin keys", async () => {
     const { keys, close } = await open();
     expect(await keys.hasAdminKey()).toBe(false);
@@ -19,6 +19,26 @@ describe.each(ENGINES)("KeyStore ($name)", ({ open }) => {
     expect(await keys.hasAdminKey()).toBe(true);
     await keys.revoke("k1", at("2026-02-01T00:00:00.000Z"));
     expect(await keys.hasAdminKey()).toBe(false);
+    await close();
+  });
+
+  it("findByHashSync answers as findByHash does, or undefined where only findByHash can tell", async () => {
+    const { keys, close } = await open();
+    await keys.create(keyRecord("k1"));
+    // Whenever it answers, it is what findByHash says; null only for a hash no key has.
+    const agrees = async (hash: string) => {
+      const now = keys.findByHashSync?.(hash);
+      const found = await keys.findByHash(hash);
+      if (now !== undefined) expect(now ?? undefined).toEqual(found);
+      return now;
+    };
+    await agrees("hash-of-k1");
+    // The file engine holds every key; PostgreSQL the ones this instance has looked up.
+    expect(await agrees("hash-of-k1")).toEqual(await keys.findByHash("hash-of-k1"));
+    expect(await agrees("unknown")).toBe(name === "postgres" ? undefined : null);
+    await keys.revoke("k1", at("2026-02-01T00:00:00.000Z"));
+    const afterRevoke = await agrees("hash-of-k1");
+    expect(afterRevoke === undefined || afterRevoke?.revokedAt === "2026-02-01T00:00:00.000Z").toBe(true);
     await close();
   });
 
