@@ -51,6 +51,11 @@ export class SubjectTable {
   #changedCount = 0;
   /** Numbers each list of changes: a slot is in the current list when its CHANGED field holds this. */
   #generation = 1;
+  /** The last subject find() answered, its slot, and how many removals there had been then. */
+  #lastSubject: string | undefined;
+  #lastSlot = -1;
+  #lastRemovals = 0;
+  #removals = 0;
 
   get size(): number {
     return this.#size;
@@ -63,9 +68,19 @@ export class SubjectTable {
 
   /** The subject's slot, or -1. */
   find(subject: string): number {
-    const slot = subject.length <= KEY_BYTES ? this.#index.find(subject, hash(subject)) : -1;
-    if (slot >= 0 || this.#long.size === 0) return slot;
-    return this.#long.get(subject) ?? -1;
+    // A key's requests come one after another: the last subject found is asked for again far
+    // more often than any other, and comparing it costs less than hashing it (until a removal).
+    if (subject === this.#lastSubject && this.#removals === this.#lastRemovals) return this.#lastSlot;
+    let slot = subject.length <= KEY_BYTES ? this.#index.find(subject, hash(subject)) : -1;
+    if (slot < 0 && this.#long.size > 0) slot = this.#long.get(subject) ?? -1;
+    if (slot >= 0) this.#remember(subject, slot);
+    return slot;
+  }
+
+  #remember(subject: string, slot: number): void {
+    this.#lastSubject = subject;
+    this.#lastSlot = slot;
+    this.#lastRemovals = this.#removals;
   }
 
   /** A slot for a subject not in the table, its counters zero in the given windows. */
@@ -96,6 +111,7 @@ export class SubjectTable {
   /** Forgets the subject in this slot (none for -1); the slot may be given to another subject. */
   remove(slot: number): void {
     if (!this.has(slot)) return;
+    this.#removals++;
     const length = this.get(slot, LENGTH);
     if (length < 0) {
       this.#long.delete(this.#longKeys.get(slot) as string);
