@@ -77,6 +77,31 @@ describe("GET /v1/events: reset", () => {
   }
 });
 
+describe("GET /v1/events: an id newer than any event", () => {
+  it("gets reset, then every live event (not silence until the ids pass it)", async () => {
+    // What a client holds after the server's db was restored from an older backup, or when it
+    // is pointed at another server: an id this store has not reached.
+    const server = await startTestServer();
+    try {
+      const newest = await lastEventId(server);
+      for (const [n, lastId] of [newest + 1, newest + 1_000_000].entries()) {
+        const stream = await open(server, { "last-event-id": String(lastId) });
+        const reset = await stream.next();
+        expect(reset.event).toBe("reset");
+        expect(reset.id).toBeUndefined();
+        const pet = await addPet(server, `after ${lastId}`);
+        const [event] = await stream.events(1);
+        expect(event!.data.id).toBe(pet.id);
+        // The store's own next id, even the one the client already claimed to have.
+        expect(event!.id).toBe(newest + 1 + n);
+        stream.close();
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("GET /v1/events: stopping", () => {
   it("ends every stream cleanly on a graceful stop", async () => {
     const server = await startTestServer();

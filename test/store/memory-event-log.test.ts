@@ -22,6 +22,8 @@ describe("MemoryEventLog", () => {
     expect(kept.events.at(-1)).toEqual(event(last, now - 10));
     expect(await log.since(last - 6_002)).toEqual({ reset: true, events: [] });
     expect(await log.since(last)).toEqual({ reset: false, events: [] });
+    // An id this log has not reached is not its history: reset, never a wait for the ids to pass it.
+    expect(await log.since(last + 1)).toEqual({ reset: true, events: [] });
   });
 
   it("keeps at least the count when the events are old, and starts again where ids do not follow on", async () => {

@@ -81,8 +81,11 @@ export class MemoryEventLog implements EventFeed {
   }
 
   async since(lastId: number): Promise<Replay> {
-    // Nothing missed: the asked id is the newest (or newer, from a client that is confused).
-    if (lastId >= this.#lastId) return { reset: false, events: [] };
+    // Nothing missed: the asked id is the newest.
+    if (lastId === this.#lastId) return { reset: false, events: [] };
+    // Newer than any event here: not this store's history (another server's, or a db restored
+    // from a backup since). Waiting for the ids to pass it would hide every change until then.
+    if (lastId > this.#lastId) return { reset: true, events: [] };
     if (this.#held() === 0 || lastId < this.#firstId - 1) return { reset: true, events: [] };
     const from = lastId + 1;
     const texts: string[] = [];

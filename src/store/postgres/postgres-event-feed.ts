@@ -55,8 +55,14 @@ export class PostgresEventFeed implements EventFeed {
   }
 
   async since(lastId: number): Promise<Replay> {
-    const floor = await this.#pool.query<{ first_kept: string }>("SELECT first_kept FROM events_floor");
-    if (lastId < Number(floor.rows[0]?.first_kept ?? 1) - 1) return { reset: true, events: [] };
+    const { rows } = await this.#pool.query<{ first_kept: string; last: string | null }>(
+      "SELECT first_kept, (SELECT max(id) FROM events) AS last FROM events_floor",
+    );
+    const firstKept = Number(rows[0]?.first_kept ?? 1);
+    // Older than the backlog, or newer than any committed event (another database's id, or one
+    // from before a restore): the client lists again. The table, not this instance's last NOTIFY,
+    // says what is newest, so an id another instance has just sent is never taken for newer.
+    if (lastId < firstKept - 1 || lastId > Math.max(Number(rows[0]?.last ?? 0), firstKept - 1)) return { reset: true, events: [] };
     const events: StoreEvent[] = [];
     for (let after = lastId; ; ) {
       const page = await this.#read(after);
