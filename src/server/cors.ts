@@ -4,6 +4,7 @@
 import type { H3Event, Middleware } from "h3";
 import type { PathRoutes } from "../contract/routes.js";
 import type { HeaderList } from "../limits/headers.js";
+import { requestHeader } from "./internal/request-header.js";
 
 export interface CorsOptions {
   /** Serialised origins (`https://app.example.com`), as browsers send them in Origin. */
@@ -32,7 +33,7 @@ export const CORS_MAX_AGE_SECONDS = 600;
 export function createCors(options: CorsOptions): Middleware {
   const allowed = new Set(options.origins);
   return async (event, next) => {
-    const origin = event.req.headers.get("origin");
+    const origin = requestHeader(event, "origin");
     if (origin === null) return next();
     if (!allowed.has(origin)) return withHeaders(event, VARY_ONLY, next);
     const routes = event.context.matchedRoute?.meta as PathRoutes | undefined;

@@ -2,6 +2,7 @@
 // when it is safe to write into a log line and a header, else a new one.
 import { randomUUID } from "node:crypto";
 import type { H3Event } from "h3";
+import { requestHeader } from "./request-header.js";
 
 declare module "h3" {
   interface H3EventContext {
@@ -15,7 +16,7 @@ const SANE = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 
 /** The request's id, chosen once per request (on first use) and kept on the event. */
 export function requestIdOf(event: H3Event): string {
-  return (event.context.requestId ??= chooseRequestId(event.req.headers.get(REQUEST_ID_HEADER)));
+  return (event.context.requestId ??= chooseRequestId(requestHeader(event, REQUEST_ID_HEADER)));
 }
 
 /** The client's id when sane, else a new UUID. */

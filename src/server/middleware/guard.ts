@@ -20,6 +20,7 @@ import { REQUEST_ID_HEADER, requestIdOf } from "../internal/request-id.js";
 import { isWrite } from "../ops/observe.js";
 import { NO_STORE, NOSNIFF, securityHeaders } from "../internal/security-headers.js";
 import { PreparedAnswer } from "../internal/prepared-answer.js";
+import { requestHeader } from "../internal/request-header.js";
 
 export interface GuardDeps {
   keys: KeyStore;
@@ -280,14 +281,13 @@ function withoutBody(event: H3Event, headers: HeaderList): Response {
 
 /** A 304: its ETag and the guard's headers, without reading h3's response headers at all. */
 function notModified(event: H3Event, result: NotModified, headers: HeaderList): Response {
-  const { headers: request } = event.req;
-  headers.push(...notModifiedHeaders(request.get("accept-encoding"), request.get("if-none-match"), result.etag));
+  headers.push(...notModifiedHeaders(requestHeader(event, "accept-encoding"), requestHeader(event, "if-none-match"), result.etag));
   return new PreparedAnswer(304, null, headers);
 }
 
 function fastResponse(event: H3Event, status: number, body: string, headers: HeaderList): Response {
   // Compressed (gzip, br) when accepted and worth it; HEAD gets the same headers, without the body.
-  const encoded = encodeAnswer(event.req.headers.get("accept-encoding"), status, body, headers);
+  const encoded = encodeAnswer(requestHeader(event, "accept-encoding"), status, body, headers);
   return new PreparedAnswer(status, event.req.method === "HEAD" ? null : encoded, headers);
 }
 

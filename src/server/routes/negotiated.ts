@@ -4,6 +4,7 @@ import type { H3Event } from "h3";
 import { ROUTES, type OperationId, type RouteEntry } from "../../contract/routes.js";
 import { negotiate, type AnswerType } from "../internal/negotiation.js";
 import type { Handlers } from "./register.js";
+import { requestHeader } from "../internal/request-header.js";
 
 /** Each API operation's handler, after a 406 for an Accept that rules its answer out. */
 export function negotiated(handlers: Handlers<OperationId>): Handlers<OperationId> {
@@ -15,7 +16,7 @@ export function negotiated(handlers: Handlers<OperationId>): Handlers<OperationI
     const id = route.operationId as OperationId;
     const handler = handlers[id];
     wrapped[id] = (event: H3Event) => {
-      negotiate(event.req.headers.get("accept"), answer);
+      negotiate(requestHeader(event, "accept"), answer);
       return handler(event);
     };
   }

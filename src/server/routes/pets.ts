@@ -25,6 +25,7 @@ import type { PageCache } from "../internal/page-cache.js";
 import type { HeaderList } from "../../limits/headers.js";
 import { parseLimit } from "../internal/pagination.js";
 import { parsePositiveInteger, readQuery, safeEcho } from "../internal/query.js";
+import { requestHeader } from "../internal/request-header.js";
 
 const LIST_PARAMETERS = queryParameters("listPets") as Array<"limit" | "status" | "categoryId" | "cursor">;
 
@@ -63,7 +64,7 @@ export function listPets(
 }
 
 function pageAnswer(event: H3Event, answer: PetPageAnswer): JsonText | NotModified {
-  if (noneMatchHits(event.req.headers.get("if-none-match"), answer.etag)) return new NotModified(answer.etag);
+  if (noneMatchHits(requestHeader(event, "if-none-match"), answer.etag)) return new NotModified(answer.etag);
   return new JsonText(answer.text, answer.headers);
 }
 
