@@ -1,15 +1,11 @@
 // The app as a fetch function (h3's app.fetch), over the memory engine: the error path for
 // failures that cannot be provoked through HTTP alone.
 import { describe, expect, it } from "vitest";
-import { MemoryRateLimiter } from "../../src/limits/memory-rate-limiter.js";
 import { StorageUnavailableError } from "../../src/store/errors.js";
-import { openMemoryStore } from "../../src/store/memory/open-memory-store.js";
 import type { PetStore } from "../../src/store/pet-store.js";
-import { createApp } from "../../src/server/app.js";
-import { environmentAdminKey } from "../../src/server/keys/admin-keys.js";
-import { createLogger } from "../../src/server/request-log.js";
 import { expectError, expectRateLimitHeaders } from "../helpers/assertions.js";
 import { checkResponse } from "../helpers/conformance.js";
+import { memoryApp } from "../helpers/memory-app.js";
 
 const ADMIN = "ps_errors_test_admin_key_0123456789";
 
@@ -34,21 +30,8 @@ class BrokenPetStore implements PetStore {
 }
 
 async function appWith(pets: (real: PetStore) => PetStore) {
-  const store = await openMemoryStore();
   let stderr = "";
-  const now = () => Date.UTC(2026, 10, 22, 12);
-  const app = createApp({
-    pets: pets(store.pets),
-    keys: store.keys,
-    orders: store.orders,
-    idempotency: store.idempotency,
-    limiter: new MemoryRateLimiter({ now }),
-    limitsOf: () => ({ perMinute: 1000, perDay: 1000 }),
-    anonymousLimits: { perMinute: 60, perDay: 1000 },
-    environmentAdmin: environmentAdminKey(ADMIN, now),
-    logger: createLogger({ write: (chunk: string) => (stderr += chunk) }, { quiet: true, now }),
-    now,
-  });
+  const { app } = await memoryApp({ adminKey: ADMIN, pets, write: (chunk: string) => (stderr += chunk) });
   const call = async (path: string, init: RequestInit = {}) => {
     const url = `http://petstore.test/v1${path}`;
     const response = await app.fetch(new Request(url, { ...init, headers: { authorization: `Bearer ${ADMIN}`, ...init.headers } }));

@@ -5,12 +5,8 @@
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES } from "../../src/contract/limits.js";
-import { MemoryRateLimiter } from "../../src/limits/memory-rate-limiter.js";
-import { createApp } from "../../src/server/app.js";
-import { environmentAdminKey } from "../../src/server/keys/admin-keys.js";
-import { createLogger } from "../../src/server/request-log.js";
-import { openMemoryStore } from "../../src/store/memory/open-memory-store.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
+import { memoryApp } from "../helpers/memory-app.js";
 
 const ADMIN = "ps_security_headers_admin_key_0123456";
 const NO_STORE = "no-store";
@@ -27,21 +23,8 @@ interface Row {
 }
 
 async function fetchApp() {
-  const store = await openMemoryStore();
-  const now = () => Date.UTC(2026, 10, 22, 12);
-  const app = createApp({
-    pets: store.pets,
-    keys: store.keys,
-    orders: store.orders,
-    idempotency: store.idempotency,
-    limiter: new MemoryRateLimiter({ now }),
-    limitsOf: () => ({ perMinute: 1000, perDay: 1000 }),
-    // Anonymous callers get two requests a minute: the third is the 429 of the table.
-    anonymousLimits: { perMinute: 2, perDay: 1000 },
-    environmentAdmin: environmentAdminKey(ADMIN, now),
-    logger: createLogger({ write: () => true }, { quiet: true, now }),
-    now,
-  });
+  // Anonymous callers get two requests a minute: the third is the 429 of the table.
+  const { app } = await memoryApp({ adminKey: ADMIN, anonymousLimits: { perMinute: 2, perDay: 1000 } });
   return (row: Omit<Row, "status" | "cacheControl" | "name">) => {
     const headers = { ...(row.key === false ? {} : { authorization: `Bearer ${ADMIN}` }), ...row.headers };
     const url = row.path.startsWith("/v1") || row.path.startsWith("/healthz") || row.path.startsWith("/readyz") ? row.path : `/v1${row.path}`;

@@ -7,30 +7,14 @@ import { describe, expect, it } from "vitest";
 import type { KeyLimits } from "../../src/contract/values.js";
 import { MemoryRateLimiter } from "../../src/limits/memory-rate-limiter.js";
 import type { Decision, RateLimiter } from "../../src/limits/rate-limiter.js";
-import { createApp } from "../../src/server/app.js";
-import { environmentAdminKey } from "../../src/server/keys/admin-keys.js";
-import { createLogger } from "../../src/server/request-log.js";
-import { openMemoryStore } from "../../src/store/memory/open-memory-store.js";
 import { checkResponse } from "../helpers/conformance.js";
+import { memoryApp } from "../helpers/memory-app.js";
 
 const ADMIN = "ps_sync_path_test_admin_key_0123456789";
 const URL_OF = (path: string) => `http://petstore.test/v1${path}`;
 
 async function appOver(limiter: (now: () => number) => RateLimiter) {
-  const store = await openMemoryStore();
-  const now = () => Date.UTC(2026, 10, 25, 12);
-  const app = createApp({
-    pets: store.pets,
-    keys: store.keys,
-    orders: store.orders,
-    idempotency: store.idempotency,
-    limiter: limiter(now),
-    limitsOf: () => ({ perMinute: 1000, perDay: 1000 }),
-    anonymousLimits: { perMinute: 60, perDay: 1000 },
-    environmentAdmin: environmentAdminKey(ADMIN, now),
-    logger: createLogger({ write: () => true }, { quiet: true, now }),
-    now,
-  });
+  const { app, store } = await memoryApp({ adminKey: ADMIN, limiter });
   for (let i = 0; i < 3; i++) await store.pets.create({ name: `pet ${i}`, categoryId: 1, status: "available" });
   const fetch = (path: string, headers: Record<string, string> = { authorization: `Bearer ${ADMIN}` }) =>
     app.fetch(new Request(URL_OF(path), { headers })) as Response | Promise<Response>;
