@@ -6,9 +6,10 @@ import { dirname } from "node:path";
  * A row compares a figure with a baseline from the same run. `goal` is [">=" | "<=" | "<", bound]
  * applied to the ratio (or, with `absolute`, to the figure itself); rows without a goal inform.
  */
-export function row({ id, scenario, figure, unit, baseline, baselineName, goal, absolute = false, inverse = false, problem }) {
-  // `inverse` for costs (lower is better), so that the ratio reads like a speed ratio.
-  const ratio = baseline === undefined ? undefined : inverse ? baseline / figure : figure / baseline;
+export function row({ id, scenario, figure, unit, baseline, baselineName, goal, absolute = false, inverse = false, problem, ratio: given }) {
+  // `inverse` for costs (lower is better), so that the ratio reads like a speed ratio. A `ratio`
+  // given is one measured otherwise (the median of paired rounds), not the figure over the baseline.
+  const ratio = given ?? (baseline === undefined ? undefined : inverse ? baseline / figure : figure / baseline);
   const checked = absolute ? figure : ratio;
   let pass = goal === undefined || checked === undefined ? null : compare(checked, goal);
   if (problem) pass = false;
