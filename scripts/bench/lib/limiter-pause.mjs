@@ -1,12 +1,15 @@
 // Runs in a process of its own: the file-mode limiter with 100,000 subjects under steady traffic,
 // through a UTC midnight, measuring how long its saves hold the event loop. Prints one JSON line.
-// argv: <bundled limiter module> <directory for the counters files> <seconds>
+// argv: <bundled limiter module> <directory for the counters files> <seconds> [no-saves]
+// With `no-saves` the same limiter and traffic run without a persister: what the saves add to the
+// pause is the difference between the two.
 import { join } from "node:path";
 import { stat } from "node:fs/promises";
 import { measureLoop } from "./loop-stalls.mjs";
 
-const [modulePath, dir, secondsText] = process.argv.slice(2);
-const { openMemoryRateLimiter, filePersister } = await import(modulePath);
+const [modulePath, dir, secondsText, mode] = process.argv.slice(2);
+const { MemoryRateLimiter, openMemoryRateLimiter, filePersister } = await import(modulePath);
+const saving = mode !== "no-saves";
 const SUBJECTS = 100_000;
 const LIMITS = { perMinute: 1_000_000, perDay: 10_000_000 };
 const seconds = Number(secondsText);
@@ -15,7 +18,9 @@ const offset = Math.ceil(Date.now() / 86_400_000) * 86_400_000 - 2_000 - Date.no
 const now = () => Date.now() + offset;
 
 const file = join(dir, "bench.json.limits.json");
-const limiter = await openMemoryRateLimiter({ persister: filePersister(file), now, warn: (m) => console.error(m) });
+const limiter = saving
+  ? await openMemoryRateLimiter({ persister: filePersister(file), now, warn: (m) => console.error(m) })
+  : new MemoryRateLimiter({ now });
 for (let i = 0; i < SUBJECTS; i++) limiter.decide(`ip:10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, LIMITS);
 await limiter.flush();
 // Those 100,000 subjects were made in one burst, and V8 collects such a burst's garbage with one
@@ -33,4 +38,4 @@ const traffic = setInterval(() => {
 const measured = await measureLoop(seconds);
 clearInterval(traffic);
 await limiter.close();
-console.log(JSON.stringify({ ...measured, stateBytes: (await stat(file)).size }));
+console.log(JSON.stringify({ ...measured, stateBytes: saving ? (await stat(file)).size : 0 }));
