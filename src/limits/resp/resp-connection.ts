@@ -5,6 +5,7 @@
 // request's own socket read, so it wrote once per request, and on loopback each write also pays
 // for the receiving side (the profile of scenario 1 over PostgreSQL + Redis: ~15% of the server's
 // CPU in writing to Redis, ~30% under ioredis's frames in all).
+import { performance } from "node:perf_hooks";
 import { connect as connectTcp, isIP, type Socket } from "node:net";
 import { connect as connectTls } from "node:tls";
 import { redisAddress, type RedisAddress } from "./redis-address.js";

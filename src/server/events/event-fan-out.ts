@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import type { StoreEvent } from "../../contract/events.js";
 import type { EventFeed } from "../../store/event-feed.js";
 import type { EventStream, EventStreamSettings, StreamHub, StreamTimers } from "./event-stream.js";

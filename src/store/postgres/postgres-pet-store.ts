@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import type { Pool, PoolClient } from "pg";
 import { wasChecked } from "../../contract/checked-input.js";
 import { NewPetSchema } from "../../contract/schemas.js";
