@@ -3,9 +3,19 @@
 // and the histogram (measured), against 0.02 µs here; the budget for all metrics is 3% of ~40 µs.
 import type { Metric, MetricObjectWithValues, MetricValue } from "prom-client";
 
+interface Answers {
+  method: string;
+  status: string;
+  count: number;
+}
+
 interface RouteTally {
-  /** Per method and status: "GET 200" -> count. */
-  answers: Map<string, { method: string; status: string; count: number }>;
+  /**
+   * Per method, then per status. Two lookups by keys the request already holds (node's method
+   * string, whose hash V8 keeps, and a small integer) rather than one by `method + status`: that
+   * key was a new string every request, hashed anew (~500 instructions, callgrind).
+   */
+  answers: Map<string, Map<number, Answers>>;
   /** Non-cumulative: buckets[i] counts durations in (bounds[i-1], bounds[i]]; the last is +Inf. */
   buckets: Float64Array;
   sum: number;
@@ -24,10 +34,11 @@ export class RequestTally {
   record(route: string, method: string, status: number, seconds: number): void {
     let tally = this.#routes.get(route);
     if (!tally) this.#routes.set(route, (tally = { answers: new Map(), buckets: new Float64Array(this.#bounds.length + 1), sum: 0, count: 0 }));
-    const key = method + status;
-    const answer = tally.answers.get(key);
+    let byStatus = tally.answers.get(method);
+    if (!byStatus) tally.answers.set(method, (byStatus = new Map()));
+    const answer = byStatus.get(status);
     if (answer) answer.count++;
-    else tally.answers.set(key, { method, status: String(status), count: 1 });
+    else byStatus.set(status, { method, status: String(status), count: 1 });
     let bucket = 0;
     while (bucket < this.#bounds.length && seconds > this.#bounds[bucket]!) bucket++;
     tally.buckets[bucket]!++;
@@ -46,7 +57,9 @@ export class RequestTally {
   #counterValues(): MetricValue<string>[] {
     const values: MetricValue<string>[] = [];
     for (const [route, tally] of this.#routes) {
-      for (const { method, status, count } of tally.answers.values()) values.push({ labels: { route, method, status }, value: count });
+      for (const byStatus of tally.answers.values()) {
+        for (const { method, status, count } of byStatus.values()) values.push({ labels: { route, method, status }, value: count });
+      }
     }
     return values;
   }
