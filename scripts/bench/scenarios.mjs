@@ -6,6 +6,7 @@ import { load } from "./lib/load.mjs";
 import { withPetstoreServer } from "./lib/petstore-server.mjs";
 import { freePort, memoryOf, startProcess } from "./lib/processes.mjs";
 import { row } from "./lib/report.mjs";
+import { bestRun, median, medianRun } from "./lib/rounds.mjs";
 import { clientRssRows, clientStreamRss } from "./client-stream-rss.mjs";
 import { SECRETS, UNLIMITED, writeJsonServerDb, writePetstoreDb } from "./lib/seed.mjs";
 import { wallTimes } from "./lib/wall-time.mjs";
@@ -193,21 +194,6 @@ async function pairedRounds(ctx, targets) {
     best: { petstore: bestRun(of("petstore")), bare: bestRun(of("bare")), fastify: bestRun(of("fastify")) },
     problem: [...of("petstore"), ...of("bare"), ...of("fastify")].find((run) => run.problem)?.problem,
   };
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-/** The run whose rate is the median of `runs` (the lower middle one of an even count). */
-function medianRun(runs) {
-  return [...runs].sort((a, b) => a.rps - b.rps)[(runs.length - 1) >> 1];
-}
-
-function bestRun(runs) {
-  return runs.reduce((best, run) => (run.rps > best.rps ? run : best));
 }
 
 /** The ETag of the first page, for the If-None-Match runs (nothing changes the pets during them). */
