@@ -65,7 +65,10 @@ export function createGuard(deps: GuardDeps): Middleware {
     const routes = event.context.matchedRoute?.meta as PathRoutes | undefined;
     if (routes?.unlimited) return unlimited(event, next, routes);
     const operation = routes?.operations[(event.req.method === "HEAD" ? "GET" : event.req.method) as Method];
-    return whenReady(identify(event, deps, operation?.ticket === true), (credential) => count(event, next, deps, routes, operation, credential));
+    // No closure on the synchronous path: one is made only for what has to be awaited.
+    const credential = identify(event, deps, operation?.ticket === true);
+    if (isPending(credential)) return credential.then((known) => count(event, next, deps, routes, operation, known));
+    return count(event, next, deps, routes, operation, credential);
   };
 }
 
@@ -85,8 +88,8 @@ function count(event: H3Event, next: Next, deps: GuardDeps, routes: PathRoutes |
   const subject = key ? `key:${key.id}` : `ip:${clientIp(event, deps.trustProxy)}`;
   const limits = key ? deps.limitsOf(key) : (deps.anonymousLimitsOf?.() ?? deps.anonymousLimits);
   const { limiter } = deps;
-  const decision = limiter.consumeSync ? limiter.consumeSync(subject, limits) : limiter.consume(subject, limits);
-  return whenReady(decision, (decided) => admit(event, next, deps, routes, operation, credential, decided));
+  if (limiter.consumeSync) return admit(event, next, deps, routes, operation, credential, limiter.consumeSync(subject, limits));
+  return limiter.consume(subject, limits).then((decided) => admit(event, next, deps, routes, operation, credential, decided));
 }
 
 function admit(event: H3Event, next: Next, deps: GuardDeps, routes: PathRoutes | undefined, operation: RouteEntry | undefined, credential: Credential, decision: Decision): unknown {

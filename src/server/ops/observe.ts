@@ -37,29 +37,36 @@ export interface ObserveDeps {
  * response body is serialised after). A request that passed the guard without an error proves
  * the engines it used are back, which ends an outage (see OutageLog).
  */
-export function observeGuard(guard: Middleware, { metrics, outages }: ObserveDeps): Middleware {
-  if (!metrics && !outages) return guard;
+export function observeGuard(guard: Middleware, deps: ObserveDeps): Middleware {
+  if (!deps.metrics && !deps.outages) return guard;
   return (event, next) => {
-    const started = performance.now();
-    const failed = (error: unknown): never => {
-      metrics?.request(routeOf(event), event.req.method, statusOfError(error), (performance.now() - started) / 1000);
-      throw error;
-    };
-    const served = (result: unknown): unknown => {
-      const status = statusOfResult(result, event);
-      metrics?.request(routeOf(event), event.req.method, status, (performance.now() - started) / 1000);
-      if (outages?.active && status < 500 && !isUnlimited(event)) outages.succeeded(isWrite(event.req.method));
-      return result;
-    };
+    // Only metrics time the request; a closure per outcome is made only when it is awaited.
+    const started = deps.metrics ? performance.now() : 0;
     let result: unknown;
     try {
       result = guard(event, next);
     } catch (error) {
-      return failed(error);
+      return failed(event, deps, started, error);
     }
     // As the guard: synchronous when it was.
-    return isPending(result) ? result.then(served, failed) : served(result);
+    if (!isPending(result)) return served(event, deps, started, result);
+    return result.then(
+      (answer) => served(event, deps, started, answer),
+      (error: unknown) => failed(event, deps, started, error),
+    );
   };
+}
+
+function served(event: H3Event, { metrics, outages }: ObserveDeps, started: number, result: unknown): unknown {
+  const status = statusOfResult(result, event);
+  metrics?.request(routeOf(event), event.req.method, status, (performance.now() - started) / 1000);
+  if (outages?.active && status < 500 && !isUnlimited(event)) outages.succeeded(isWrite(event.req.method));
+  return result;
+}
+
+function failed(event: H3Event, { metrics }: ObserveDeps, started: number, error: unknown): never {
+  metrics?.request(routeOf(event), event.req.method, statusOfError(error), (performance.now() - started) / 1000);
+  throw error;
 }
 
 /** The route template, bounded by the route table: a label value per route, never per URL. */
