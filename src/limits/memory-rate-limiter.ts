@@ -159,19 +159,22 @@ export class MemoryRateLimiter implements RateLimiter {
     yield batch;
   }
 
-  /** Moves the slot's counters into the current windows, zeroing those that have ended. */
+  /**
+   * Moves the slot's counters into the current windows, zeroing those that have ended. Written
+   * without branches on purpose: a new day is seen once a day, and V8's optimised `decide`, never
+   * having run a branch for it, was thrown away ("insufficient type feedback") by the first
+   * request after midnight, and ran slower until optimised again. The writes cost nanoseconds.
+   */
   private roll(slot: number, minute: number, day: number): void {
     const table = this.subjects;
-    if (table.get(slot, MINUTE) !== minute) {
-      table.set(slot, MINUTE, minute);
-      table.set(slot, MINUTE_SERVED, 0);
-      table.set(slot, MINUTE_REJECTED, 0);
-    }
-    if (table.get(slot, DAY) !== day) {
-      table.set(slot, DAY, day);
-      table.set(slot, DAY_SERVED, 0);
-      table.set(slot, DAY_REJECTED, 0);
-    }
+    const sameMinute = table.get(slot, MINUTE) === minute ? 1 : 0;
+    table.set(slot, MINUTE, minute);
+    table.set(slot, MINUTE_SERVED, table.get(slot, MINUTE_SERVED) * sameMinute);
+    table.set(slot, MINUTE_REJECTED, table.get(slot, MINUTE_REJECTED) * sameMinute);
+    const sameDay = table.get(slot, DAY) === day ? 1 : 0;
+    table.set(slot, DAY, day);
+    table.set(slot, DAY_SERVED, table.get(slot, DAY_SERVED) * sameDay);
+    table.set(slot, DAY_REJECTED, table.get(slot, DAY_REJECTED) * sameDay);
   }
 
   private reject(slot: number, limits: KeyLimits, now: number): Decision {
@@ -212,10 +215,17 @@ export class MemoryRateLimiter implements RateLimiter {
     };
   }
 
-  /** Both windows ended and no ban holds: nothing about this subject matters any more. */
+  /**
+   * Both windows ended and no ban holds: nothing about this subject matters any more. Every part
+   * is evaluated, not short-circuited, for the reason given at roll(): before midnight no subject
+   * is of another day, and the ban's read would first run in the midnight rewrite.
+   */
   private expired(slot: number, now: number): boolean {
     const table = this.subjects;
-    return table.has(slot) && table.get(slot, DAY) !== Math.floor(now / DAY_MS) && table.get(slot, BANNED_UNTIL) <= now;
+    const held = table.has(slot);
+    const otherDay = table.get(slot, DAY) !== Math.floor(now / DAY_MS);
+    const unbanned = table.get(slot, BANNED_UNTIL) <= now;
+    return held && otherDay && unbanned;
   }
 
   private restore(snapshot: Snapshot): void {

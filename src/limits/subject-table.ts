@@ -85,7 +85,10 @@ export class SubjectTable {
 
   /** A slot for a subject not in the table, its counters zero in the given windows. */
   add(subject: string, minute: number, day: number): number {
-    const slot = this.#freeCount > 0 ? (this.#free[--this.#freeCount] as number) : this.#grow();
+    // Every slot is taken from the free list, new ones too: reused slots first appear after a
+    // midnight's removals, and a branch for them that had never run deoptimised `add` there.
+    if (this.#freeCount === 0) this.#free[this.#freeCount++] = this.#grow();
+    const slot = this.#free[--this.#freeCount] as number;
     const page = this.#page(slot);
     const at = (slot & SLOT_MASK) * FIELDS;
     page.fill(0, at, at + FIELDS);
