@@ -10,7 +10,7 @@ import { bestRun, median, medianRun } from "./lib/rounds.mjs";
 import { clientRssRows, clientStreamRss } from "./client-stream-rss.mjs";
 import { SECRETS, UNLIMITED, writeJsonServerDb, writePetstoreDb } from "./lib/seed.mjs";
 import { wallTimes } from "./lib/wall-time.mjs";
-import { limiterPause, limiterStallRows } from "./limiter-saves.mjs";
+import { limiterPause, limiterControlRows } from "./limiter-saves.mjs";
 import { inventoryRun, ordersRun, storeRows } from "./store.mjs";
 import { eventsRows } from "./events.mjs";
 import { millionRows } from "./million.mjs";
@@ -380,6 +380,6 @@ function rowsOf({ get, jsonServerPost, post10k, big, limiter }) {
     row({ id: "7", scenario: "limiter saves, 100k subjects, 20k req/s, through midnight: worst event-loop pause",
       figure: limiter.maxMs, unit: "ms", goal: ["<", 5], absolute: true }),
     row({ id: "7", scenario: "  p99 event-loop delay (1 ms resolution)", figure: limiter.p99Ms, unit: "ms" }),
-    ...limiterStallRows(limiter),
+    ...limiterControlRows(limiter),
   ];
 }

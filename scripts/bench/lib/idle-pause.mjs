@@ -1,5 +1,5 @@
-// The control for scenario 7: a process that does nothing but the same 5 ms timer, measured the
-// same two ways for the same time. What it shows is the machine, not petstore. Prints one JSON line.
+// A control for scenario 7: a process that does nothing but the same 5 ms timer, measured the
+// same way for the same time. What it shows is the machine, not petstore. Prints one JSON line.
 // argv: <seconds>
 import { measureLoop } from "./loop-stalls.mjs";
 

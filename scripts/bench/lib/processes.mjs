@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { cpus } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 
 const started = new Set();
@@ -15,6 +16,15 @@ export const pinned = hasTaskset;
 /** Moves this process (the load generator) to core 1, away from the servers on core 0. */
 export function pinSelf() {
   if (hasTaskset) spawnSync("taskset", ["-a", "-cp", "1", String(process.pid)], { stdio: "ignore" });
+}
+
+/**
+ * `[command, args]` to run `command args` on every core, for a process measured alone: one the
+ * bench starts would otherwise inherit its pin to core 1, and queue its own helper threads
+ * (libuv's threadpool, V8's) behind its main thread on that one core, as no server runs.
+ */
+export function onAllCores(command, args) {
+  return hasTaskset ? ["taskset", ["-c", `0-${cpus().length - 1}`, command, ...args]] : [command, args];
 }
 
 /**
