@@ -6,7 +6,7 @@ import { load } from "./lib/load.mjs";
 import { withPetstoreServer } from "./lib/petstore-server.mjs";
 import { freePort, memoryOf, startProcess } from "./lib/processes.mjs";
 import { row } from "./lib/report.mjs";
-import { bestRun, median, medianRun } from "./lib/rounds.mjs";
+import { bestRun, median, medianRun, summary, takeTurns } from "./lib/rounds.mjs";
 import { clientRssRows, clientStreamRss } from "./client-stream-rss.mjs";
 import { SECRETS, UNLIMITED, writeJsonServerDb, writePetstoreDb } from "./lib/seed.mjs";
 import { wallTimes } from "./lib/wall-time.mjs";
@@ -148,21 +148,8 @@ function startScript(name, ctx, script) {
 }
 
 async function alternate(ctx, targets) {
-  const { plan, log } = ctx;
-  for (const [name, target] of Object.entries(targets)) {
-    log(`warming up ${name}`);
-    await load({ ...target, seconds: plan.warmupSeconds });
-  }
-  const best = {};
-  for (let round = 1; round <= plan.rounds; round++) {
-    for (const [name, target] of Object.entries(targets)) {
-      const result = await load({ ...target, seconds: plan.seconds });
-      log(`round ${round} ${name}: ${summary(result)}`);
-      (ctx.runs[`GET ${name}`] ??= []).push(result);
-      if (!best[name] || result.rps > best[name].rps) best[name] = result;
-    }
-  }
-  return best;
+  const rounds = await takeTurns(ctx, targets, { rounds: ctx.plan.rounds, runsKey: (name) => `GET ${name}` });
+  return Object.fromEntries(Object.keys(targets).map((name) => [name, bestRun(rounds.map((round) => round[name]))]));
 }
 
 /**
@@ -174,22 +161,9 @@ async function alternate(ctx, targets) {
  * is taken within its round, and the median of the rounds' ratios counts.
  */
 async function pairedRounds(ctx, targets) {
-  const { plan, log } = ctx;
-  for (const [name, target] of Object.entries(targets)) {
-    log(`warming up ${name}`);
-    await load({ ...target, seconds: plan.warmupSeconds });
-  }
-  const rounds = [];
-  for (let round = 1; round <= plan.pairedRounds; round++) {
-    const order = round % 2 === 1 ? ["bare", "petstore", "fastify"] : ["fastify", "petstore", "bare"];
-    const results = {};
-    for (const name of order) {
-      results[name] = await load({ ...targets[name], seconds: plan.seconds });
-      log(`paired round ${round} ${name}: ${summary(results[name])}`);
-      (ctx.runs[`GET ${name}, paired rounds`] ??= []).push(results[name]);
-    }
-    log(`paired round ${round}: petstore / node:http ${(results.petstore.rps / results.bare.rps).toFixed(2)}, petstore / fastify ${(results.petstore.rps / results.fastify.rps).toFixed(2)}`);
-    rounds.push(results);
+  const rounds = await takeTurns(ctx, targets, { rounds: ctx.plan.pairedRounds, turn: true, runsKey: (name) => `GET ${name}, paired rounds` });
+  for (const [i, round] of rounds.entries()) {
+    ctx.log(`paired round ${i + 1}: petstore / node:http ${(round.petstore.rps / round.bare.rps).toFixed(2)}, petstore / fastify ${(round.petstore.rps / round.fastify.rps).toFixed(2)}`);
   }
   const of = (name) => rounds.map((round) => round[name]);
   return {
@@ -328,11 +302,6 @@ async function withJsonServer(ctx, db, work) {
   } finally {
     await server.stop();
   }
-}
-
-function summary(result) {
-  const cpu = Number.isFinite(result.cpuUsPerRequest) ? `, server CPU ${result.cpuUsPerRequest.toFixed(1)} µs/req` : "";
-  return `${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms${cpu}${result.problem ? ` (${result.problem})` : ""}`;
 }
 
 function rowsOf({ get, jsonServerPost, post10k, big, limiter }) {
