@@ -1,4 +1,4 @@
-// Takes the README's picture of GET /docs: the built CLI's `serve` on a free port and a throwaway
+// Takes docs/api.md's picture of GET /docs: the built CLI's `serve` on a free port and a throwaway
 // db, two pets, then Debian's headless Chromium (puppeteer-core, no download) at 1280 px wide.
 // Run after `npm run build`:  node scripts/screenshot-docs.mjs [docs/docs-page.png]
 import { spawn } from "node:child_process";

@@ -1,7 +1,7 @@
 // Judges nobody here wrote: Spectral (spectral:oas and the OWASP API Security ruleset) and
 // Redocly CLI (recommended) lint the document as GET /v1/openapi.json serves it, run as the real
 // CLIs with the project's own configs (.spectral.yaml, redocly.yaml). No error; every warning is
-// one the README lists under "Third-party lint", so a new one fails here until it is fixed or listed.
+// one docs/api.md lists under "Third-party lint", so a new one fails here until it is fixed or listed.
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -17,7 +17,7 @@ const bin = (name: string) => join(ROOT, "node_modules/.bin", name);
 // No telemetry, no update check: the test runs offline and says nothing to anyone.
 const ENV = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" };
 
-/** The warnings the README explains, as `rule at JSON path`. */
+/** The warnings docs/api.md explains, as `rule at JSON path`. */
 const LISTED_SPECTRAL_WARNINGS = [
   ...["/pets.get.parameters.4", "/pets/{petId}.get.parameters.1", "/pets/{petId}.patch.parameters.1", "/pets/{petId}.delete.parameters.1"]
     .concat(["/store/orders/{orderId}.get.parameters.1", "/store/orders/{orderId}.patch.parameters.1"])
@@ -90,7 +90,7 @@ afterAll(async () => {
 const describeProblem = (problem: SpectralProblem) => `${problem.code} at ${problem.path.join(".")}`;
 
 describe("the served document, judged by third-party linters", () => {
-  it("Spectral (spectral:oas + OWASP): no error, and only the warnings the README lists", () => {
+  it("Spectral (spectral:oas + OWASP): no error, and only the warnings docs/api.md lists", () => {
     // Severity 0 is an error: listed with its message so a failure names each.
     const errors = spectral.served.filter((problem) => problem.severity === 0);
     expect(errors.map((problem) => `${describeProblem(problem)}: ${problem.message}`)).toEqual([]);

@@ -102,7 +102,7 @@ function expectBodyAnswer(answer: Answer, body: BodyCase, valid: (value: unknown
 }
 
 describe("generated bodies", () => {
-  it("POST /v1/pets: 201 with the pet exactly when the README's rules allow it, else the right 4xx", async () => {
+  it("POST /v1/pets: 201 with the pet exactly when docs/api.md's rules allow it, else the right 4xx", async () => {
     await property(
       bodyCase(petBody),
       async (body) => {
@@ -119,7 +119,7 @@ describe("generated bodies", () => {
     await expectStillServing();
   });
 
-  it("POST /v1/keys: 201 with a new key exactly when the README's rules allow it, else the right 4xx", async () => {
+  it("POST /v1/keys: 201 with a new key exactly when docs/api.md's rules allow it, else the right 4xx", async () => {
     await property(
       bodyCase(keyBody),
       async (body) => {

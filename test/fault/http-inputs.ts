@@ -1,5 +1,5 @@
-// Generated bad (and good) input for the server, and what the README says each must get:
-// the oracles below are written from the README's rules, not from the server's code.
+// Generated bad (and good) input for the server, and what docs/api.md says each must get:
+// the oracles below are written from its rules, not from the server's code.
 import fc from "fast-check";
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
@@ -51,7 +51,7 @@ const deepNesting = fc.tuple(fc.integer({ min: 1, max: 30_000 }), fc.constantFro
   return `{"name":${open.repeat(depth)}1${close.repeat(depth)},"categoryId":1}`;
 });
 
-/** A valid body with keys repeated: JSON.parse keeps the last value of each (README). */
+/** A valid body with keys repeated: JSON.parse keeps the last value of each (docs/api.md). */
 const duplicateKeys = fc
   .tuple(validPet, fc.array(fc.tuple(fc.constantFrom("name", "categoryId", "status"), fc.oneof(fc.jsonValue({ maxDepth: 1 }), text(1, 10), fc.integer({ min: 1, max: 99 }))), { minLength: 1, maxLength: 4 }))
   .map(([pet, repeats]) => {
@@ -133,7 +133,7 @@ export function bodyCase(body: fc.Arbitrary<string | Uint8Array>): fc.Arbitrary<
   return fc.record({ bytes: body.map((value) => (typeof value === "string" ? encoder.encode(value) : value)), contentType });
 }
 
-/** The README's "Bodies" rules, in its order: media type, size, UTF-8, JSON, then the schema. */
+/** docs/api.md's "Bodies" rules, in its order: media type, size, UTF-8, JSON, then the schema. */
 export function bodyVerdict(body: BodyCase, valid: (value: unknown) => boolean): BodyVerdict {
   if (body.contentType?.split(";")[0]?.trim().toLowerCase() !== "application/json") return { status: 415, code: "unsupported_media_type" };
   if (body.bytes.length > MAX_BODY) return { status: 413, code: "payload_too_large" };
@@ -152,14 +152,14 @@ const isCount = (value: unknown) => Number.isSafeInteger(value) && (value as num
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 const onlyKeys = (value: Record<string, unknown>, allowed: string[]) => Object.keys(value).every((key) => allowed.includes(key));
 
-/** README "Pet fields": name 1..200 characters, categoryId 1..2^53-1, status one of three, nothing else. */
+/** docs/api.md "Pet fields": name 1..200 characters, categoryId 1..2^53-1, status one of three, nothing else. */
 export function isValidNewPet(value: unknown): boolean {
   if (!isObject(value) || !onlyKeys(value, ["name", "categoryId", "status"])) return false;
   const statusOk = !("status" in value) || (STATUSES as readonly unknown[]).includes(value.status);
   return isText(value.name, 200) && isCount(value.categoryId) && statusOk;
 }
 
-/** README "Admin API": a plan, an optional name (1..100), perMinute and perDay exactly for enterprise. */
+/** docs/api.md "Admin API": a plan, an optional name (1..100), perMinute and perDay exactly for enterprise. */
 export function isValidNewKey(value: unknown): boolean {
   if (!isObject(value) || !onlyKeys(value, ["plan", "name", "perMinute", "perDay"])) return false;
   if (!(PLANS as readonly unknown[]).includes(value.plan)) return false;
@@ -193,7 +193,7 @@ export const rawQuery = fc
 
 export type QueryVerdict = { status: 200; limit: number; filter: string | undefined } | { status: 400; name: string };
 
-/** README "Pagination" and "Strict query strings", read with the WHATWG URLSearchParams. */
+/** docs/api.md "Pagination" and "Strict query strings", read with the WHATWG URLSearchParams. */
 export function queryVerdict(query: string): QueryVerdict {
   const seen = new Map<string, string>();
   // Through URL, as a server reads it: URLSearchParams alone would drop a leading "?".
@@ -220,7 +220,7 @@ export const wildSegment = fc.oneof(
   fc.integer({ min: 100, max: 4000 }).map((length) => "9".repeat(length)),
 );
 
-/** README "Authorization": a missing header, another scheme, a malformed or unknown key. */
+/** docs/api.md "Authorization": a missing header, another scheme, a malformed or unknown key. */
 export const badAuthorization = fc.oneof(
   fc.constant(undefined),
   fc.constantFrom("", "Bearer", "Bearer ", "Basic dXNlcjpwYXNz", "Token abc", "bearer", "Bearer a b", "Bearer\tps_x", "ps_abc", "Bearer ps_", "Digest username=x"),
@@ -229,6 +229,6 @@ export const badAuthorization = fc.oneof(
   fc.stringMatching(/^[!-~][ -~]{0,200}[!-~]$/),
 );
 
-/** The forms of a good key the README's "Bearer <key>" allows: the scheme in any case, spaces before the key. */
+/** The forms of a good key docs/api.md's "Bearer <key>" allows: the scheme in any case, spaces before the key. */
 export const goodAuthorization = (key: string) =>
   fc.tuple(fc.constantFrom("Bearer", "bearer", "BEARER", "BeArEr"), fc.integer({ min: 1, max: 3 })).map(([scheme, spaces]) => `${scheme}${" ".repeat(spaces)}${key}`);

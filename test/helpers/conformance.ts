@@ -22,7 +22,7 @@ import {
 
 /** Headers HTTP itself sets; the document does not describe them. */
 const PROBE_HEADERS = new Set(["x-request-id", "x-content-type-options", "cache-control"]);
-// Content-Encoding and Vary too: compression is HTTP's negotiation, the same JSON underneath (README: Compression).
+// Content-Encoding and Vary too: compression is HTTP's negotiation, the same JSON underneath (docs/api.md: Compression).
 const TRANSPORT_HEADERS = new Set(["content-type", "content-length", "date", "connection", "keep-alive", "transfer-encoding", "content-encoding", "vary"]);
 /** CORS (serve --cors-origin) belongs to a deployment, not to the contract: Access-Control-* and Vary. */
 const isCorsHeader = (name: string) => name.startsWith("access-control-") || name === "vary";
@@ -127,7 +127,7 @@ async function bodyProblems(expected: Expected, method: string, response: Respon
 }
 
 async function healthProblems(response: Response): Promise<string[]> {
-  // X-Request-Id and the security headers are on every answer of the server (README, Logs and Security), probes included.
+  // X-Request-Id and the security headers are on every answer of the server (docs/server.md, Logs; docs/security.md), probes included.
   const extra = [...response.headers.keys()].filter((name) => !TRANSPORT_HEADERS.has(name) && !PROBE_HEADERS.has(name));
   if (response.status !== 200) return [`GET /healthz answers 200 only`];
   if (extra.length > 0) return [`GET /healthz sends only transport headers, X-Request-Id and the security headers, not ${extra.join(", ")}`];

@@ -1,5 +1,5 @@
 // The Redis limiter against the memory one: the same calls must give the same Decisions, field
-// for field, because the API tests and the README describe one behaviour for both engines.
+// for field, because the API tests and docs/api.md describe one behaviour for both engines.
 import fc from "fast-check";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// A db of 100,000 pets, as the README's figures assume: it opens without rewriting anything, a
+// A db of 100,000 pets, as docs/performance.md's figures assume: it opens without rewriting anything, a
 // page is found by id and status without a scan, and a burst of concurrent creates costs one
 // journal line, not a rewrite of the document. (Timings live in `npm run bench`: these machines
 // are too noisy for a test to assert them.)

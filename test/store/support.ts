@@ -71,7 +71,7 @@ interface JournalLine {
 }
 
 /**
- * What a restart would find: the db file, then each complete line of `<db>.journal` as the README
+ * What a restart would find: the db file, then each complete line of `<db>.journal` as docs/server.md
  * describes it. Read independently of the store's own code, so the two can check each other.
  */
 export function readOnDisk(file: string): OnDisk {

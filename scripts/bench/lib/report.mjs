@@ -27,7 +27,7 @@ function goalText([operator, bound], absolute, unit) {
   return absolute ? `${operator} ${bound} ${unit}` : `ratio ${operator} ${bound}`;
 }
 
-/** The table as lines of text, for the terminal and for the README. */
+/** The table as lines of text, for the terminal and for docs/performance.md. */
 export function formatTable(rows) {
   const header = ["#", "scenario", "figure", "baseline", "ratio", "goal", "result"];
   const lines = rows.map((r) => [

@@ -1,6 +1,6 @@
 // A key never goes to a host it was not set for. The base URL and the key come in pairs: from
 // the command line, the environment, the chosen profile, or the config file's top level. What
-// may mix, and what is refused before anything is sent, is decided here (README: "Where it points").
+// may mix, and what is refused before anything is sent, is decided here (docs/cli.md: "Where it points").
 
 /** Where one half of the pair came from. */
 export type Origin = "flag" | "environment" | "profile" | "top level" | "default";
