@@ -1,7 +1,7 @@
 // What a command may touch of the world, as types: the real one is built in process-context.ts,
 // a test's in test/cli/helpers/test-context.ts. Kept free of code so every layer can name it.
 import type { ConfigStore } from "./config-file.js";
-import type { ApiClient } from "./http.js";
+import type { ApiClient, HttpSettings, Transport } from "./http.js";
 import type { Env, Settings } from "./settings.js";
 import type { StateStore } from "./state-file.js";
 
@@ -31,12 +31,17 @@ export interface CliContext {
   now: () => number;
   /** The IANA zone dates are shown in on a terminal; the system's when undefined. */
   timeZone?: string;
-  /** Waits; tests pass one that records the delay instead of sleeping. */
-  sleep: (ms: number) => Promise<void>;
+  /** Waits, or less when `signal` aborts (Ctrl-C); tests pass one that records the delay instead of sleeping. */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Uniform in [0, 1): jitter for backoff. */
   random: () => number;
   /** An API client for these settings; the command closes it (see withClient). */
   http: (settings: Settings) => ApiClient;
+  /**
+   * The bare wire, for requests that are not the API's (`events --forward-to`'s POSTs to a
+   * receiver): no key, no retries, no redirects followed; the caller closes it.
+   */
+  transport: (settings: Pick<HttpSettings, "baseUrl" | "timeoutMs">) => Promise<Transport>;
   /** The config file: base URL and key, per profile. */
   config: ConfigStore;
   /** What the client remembers between runs (when a notice was last shown). */

@@ -77,7 +77,8 @@ export type StreamAttempt =
 
 /** Sends one attempt; never throws (a failure is an Attempt too). */
 export interface Transport {
-  send(request: WireRequest): Promise<Attempt>;
+  /** `signal` gives the attempt up early (Ctrl-C): it ends as a failure, as a time limit does. */
+  send(request: WireRequest, signal?: AbortSignal): Promise<Attempt>;
   /** Opens a response that is read as it arrives (text/event-stream); aborted by `signal`. Absent: cannot stream. */
   open?(request: WireRequest, signal: AbortSignal): Promise<StreamAttempt>;
   close(): Promise<void>;

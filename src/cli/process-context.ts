@@ -29,13 +29,14 @@ export function createProcessContext(): CliContext {
       stderrColumns: stderrTTY ? process.stderr.columns : undefined,
     },
     now: () => Date.now(),
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    sleep,
     random: Math.random,
   };
   return {
     ...base,
     env: process.env,
     http: httpFactory(base, async (settings) => (await import("./internal/undici-transport.js")).undiciTransport(settings)),
+    transport: async (settings) => (await import("./internal/undici-transport.js")).undiciTransport(settings),
     config: fileConfigStore(configFilePath(process.env, homedir()), (message) => warnOn(base.io, process.env, message)),
     state: fileStateStore(stateFilePath(process.env, homedir())),
     pager: spawnPager,
@@ -115,6 +116,20 @@ function processStream(name: "stdout" | "stderr"): NodeJS.WriteStream {
   // `petstore pets list | head -1`: a closed pipe ends the output, not the process with a stack trace.
   if (!stream.listeners("error").includes(ignoreClosedPipe)) stream.on("error", ignoreClosedPipe);
   return stream;
+}
+
+/** A wait that an abort cuts short, its timer cleared: a pending timer would keep the process up after Ctrl-C. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }
 
 const terminalPrompt = () => import("./internal/terminal-prompt.js");

@@ -64,6 +64,8 @@ const cases: [string, string[]][] = [
   ["petstore serve --db=pets.json --", ["--port", "--host", "--db", "--redis", "--config", "--https", "--cert", "--key", "--quiet", "--log-format", "--trust-proxy", "--metrics-port", "--metrics-host", "--metrics-token", "--cors-origin", ...GLOBAL_FLAGS]],
   ["petstore serve --log-format ", ["text", "json"]],
   ["petstore pets add --", ["--name", "--category", "--status", "--jq", ...GLOBAL_FLAGS]],
+  ["petstore events --", ["--types", "--since", "--forward-to", "--secret", ...GLOBAL_FLAGS]],
+  ["petstore events --since 3 --f", ["--forward-to"]],
 ];
 
 /** Runs the bash function on a line split into COMP_WORDS as bash splits it: at blanks, and around "=" unless told. */

@@ -13,12 +13,17 @@ export interface FollowOptions {
 }
 
 export interface FollowHooks {
-  onEvent(event: StoreEvent): void;
+  /**
+   * One new event, and its JSON exactly as the stream's `data:` carried it. A promise holds the
+   * stream unread until it settles: a consumer that falls behind makes the stream wait.
+   */
+  onEvent(event: StoreEvent, data: string): void | Promise<void>;
   /** The server no longer holds the events after `lastId`: some were missed. */
   onReset(lastId: number | undefined): void;
   /** The connection ended or failed; the next attempt is in `delayMs`. */
   onReconnect(reason: string, delayMs: number, lastId: number | undefined): void;
-  sleep(ms: number): Promise<void>;
+  /** Waits, or less when the signal aborts. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
   random(): number;
 }
 
@@ -49,7 +54,8 @@ export async function followEvents(api: ApiClient, options: FollowOptions, hooks
           if (message.event === RESET_EVENT) hooks.onReset(lastId);
           else if (isEventType(message.event) && message.id !== undefined && (lastId === undefined || Number(message.id) > lastId)) {
             lastId = Number(message.id);
-            hooks.onEvent(JSON.parse(message.data) as StoreEvent);
+            const held = hooks.onEvent(JSON.parse(message.data) as StoreEvent, message.data);
+            if (held !== undefined) await held;
           }
         }
       }
@@ -64,7 +70,7 @@ export async function followEvents(api: ApiClient, options: FollowOptions, hooks
     if (options.signal.aborted) return;
     const delay = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** failures) * (0.5 + hooks.random() / 2);
     hooks.onReconnect(reason, Math.round(delay), lastId);
-    await Promise.race([hooks.sleep(delay), aborted(options.signal)]);
+    await hooks.sleep(delay, options.signal);
   }
 }
 
@@ -72,8 +78,4 @@ export async function followEvents(api: ApiClient, options: FollowOptions, hooks
 function isTransient(error: ApiError): boolean {
   if (error.body.code === "too_many_streams") return false;
   return error.body.status >= 500 || error.body.status === 429;
-}
-
-function aborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
 }

@@ -18,7 +18,7 @@ export function undiciTransport(settings: Pick<HttpSettings, "baseUrl" | "timeou
   setFlagsFromString("--liftoff-only");
   const agent = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: settings.timeoutMs } });
   return {
-    send: (wire) => attemptOnce(agent, settings, wire),
+    send: (wire, signal) => attemptOnce(agent, settings, wire, signal),
     open: (wire, signal) => openStream(agent, settings, wire, signal),
     close: () => agent.close(),
   };
@@ -29,9 +29,12 @@ export function undiciTransport(settings: Pick<HttpSettings, "baseUrl" | "timeou
  * headers and then a byte a second is a timeout), and the body stops being read past
  * MAX_ANSWER_BYTES, so a hostile or broken server costs at most that much memory.
  */
-async function attemptOnce(agent: AgentType, settings: Pick<HttpSettings, "baseUrl" | "timeoutMs">, wire: WireRequest): Promise<Attempt> {
+async function attemptOnce(agent: AgentType, settings: Pick<HttpSettings, "baseUrl" | "timeoutMs">, wire: WireRequest, signal?: AbortSignal): Promise<Attempt> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), settings.timeoutMs);
+  const giveUp = () => controller.abort();
+  signal?.addEventListener("abort", giveUp, { once: true });
+  if (signal?.aborted) controller.abort();
   try {
     const url = new URL(wire.url);
     const response = await dispatcherRequest.call(agent, {
@@ -49,6 +52,7 @@ async function attemptOnce(agent: AgentType, settings: Pick<HttpSettings, "baseU
     return { kind: "failure", ...networkFailure(error, controller.signal.aborted, wire.url, settings) };
   } finally {
     clearTimeout(timer);
+    signal?.removeEventListener("abort", giveUp);
   }
 }
 

@@ -18,7 +18,8 @@ function summary({ type, data }: StoreEvent): string {
   return `order ${String(data.id)} for pet ${String(data.petId)}: ${String(data.status)}`;
 }
 
-function clockTime(iso: string, timeZone?: string): string {
+/** HH:MM:SS of an ISO instant, in `timeZone` (the system's when undefined). */
+export function clockTime(iso: string, timeZone?: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
   return new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).format(date);

@@ -115,6 +115,20 @@ describe("petstore events", () => {
     }
   }, 40_000);
 
+  it("Ctrl-C while it waits to reconnect ends it at once, exit 0", async () => {
+    const down = await startServeProcess();
+    await down.stop();
+    const following = await follow([], envFor(down));
+    // The third wait is 2 to 4 s long: an exit well before it ends was not waiting for it.
+    await following.waitFor(/(?:.*reconnecting in .*\n){3}/, "stderr", 15_000);
+    const seconds = Number(/reconnecting in (\d+\.\d) s\n$/.exec(following.stderr())?.[1]);
+    const interrupted = Date.now();
+    following.child.kill("SIGINT");
+    expect(await following.exit).toBe(0);
+    expect(Date.now() - interrupted).toBeLessThan(seconds * 1000 - 500);
+    expect(following.stdout()).toBe("");
+  }, 30_000);
+
   it("exits 3 when its key is revoked while it follows", async () => {
     const created = await post(server, "/keys", { plan: "pro", name: "follower" });
     const following = await follow([], envFor(server, String(created.key)));

@@ -90,6 +90,8 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
     ...base,
     env,
     http: httpFactory(base, async () => api.transport),
+    // Requests that are not the API's go on the real wire, to a receiver the test runs.
+    transport: async (settings) => (await import("../../../src/cli/internal/undici-transport.js")).undiciTransport(settings),
     config: fileConfigStore(configFilePath(env, options.homedir ?? "/nonexistent-home")),
     state: options.state ?? memoryStateStore(),
     pager(command) {
