@@ -11,7 +11,7 @@ import { parseRetryAfter } from "./retry-policy.js";
  * unread: the server then cuts it (past its 1 MiB per stream) and it resumes with Last-Event-ID
  * from the server's backlog once the queue has room, so memory stays bounded and nothing is skipped.
  */
-export const MAX_PENDING_EVENTS = 1000;
+export const MAX_PENDING_EVENTS = 500;
 const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 30_000;
 /** A receiver's Retry-After is honoured up to this; a local receiver asking for more is waited on less. */

@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 import pkg from "../../../package.json" with { type: "json" };
+import { MAX_PENDING_EVENTS } from "../../../src/cli/internal/forward-queue.js";
 import { openSse } from "../../helpers/sse-client.js";
 import { BIN, startServeProcess, type ServeProcess } from "../../helpers/serve-process.js";
 import { startFakeApi, unusedBaseUrl } from "../helpers/fake-api.js";
@@ -24,6 +25,8 @@ interface Received {
 interface Receiver {
   url: string;
   requests: Received[];
+  /** While set, each request is answered only once it settles. */
+  hold?: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -33,13 +36,14 @@ async function startReceiver(statusFor: (n: number) => number = () => 200): Prom
   const server = createServer(async (req, res) => {
     let body = "";
     for await (const chunk of req) body += String(chunk);
+    await receiver.hold;
     const status = statusFor(requests.length + 1);
     requests.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, body, status });
     res.writeHead(status, { "content-type": "text/plain" }).end(status < 300 ? "ok" : "not now");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  const receiver: Receiver = {
     url: `http://127.0.0.1:${port}/hook`,
     requests,
     close: async () => {
@@ -47,6 +51,7 @@ async function startReceiver(statusFor: (n: number) => number = () => 200): Prom
       await new Promise((resolve) => server.close(resolve));
     },
   };
+  return receiver;
 }
 
 interface Forwarding {
@@ -194,6 +199,28 @@ describe("petstore events --forward-to", () => {
     expect(outcomes[0]!.retryInMs).toBeGreaterThanOrEqual(500);
     expect(forwarding.stderr()).not.toMatch(/Connection lost|Stopped/);
   }, 40_000);
+
+  it("a receiver stuck while more events happen than it holds in memory still gets each one, once, in order", async () => {
+    // The receiver holds its first request unanswered until the events are all made.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { server, receiver } = await serverAndReceiver();
+    const forwarding = await forward(["--forward-to", receiver.url, "--timeout", "120000"], envFor(server));
+    await forwarding.waitFor(/^Webhook signing secret/m, "stderr");
+    receiver.hold = held;
+    // More than MAX_PENDING_EVENTS: the stream waits unread while the queue is full.
+    const total = MAX_PENDING_EVENTS + 100;
+    for (let start = 0; start < total; start += 50) {
+      await Promise.all(Array.from({ length: Math.min(50, total - start) }, (_, n) => api(server, "POST", "/pets", { name: `P${start + n}`, categoryId: 1 })));
+    }
+    expect(forwarding.stdout()).toBe("");
+    release();
+    await until(() => receiver.requests.filter((request) => request.status === 200).length === total, `${total} accepted`, 60_000);
+    expect(await interrupt(forwarding)).toBe(0);
+    const accepted = receiver.requests.filter((request) => request.status === 200).map((request) => request.headers["webhook-id"]);
+    expect(accepted).toEqual(Array.from({ length: total }, (_, n) => `evt_${n + 1}`));
+    expect(forwarding.stderr()).not.toMatch(/missed|Stopped/);
+  }, 90_000);
 
   it("Ctrl-C while it waits to retry a receiver that is down ends it at once, exit 0, saying what was not delivered", async () => {
     const server = await startServeProcess();
