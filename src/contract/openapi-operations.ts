@@ -8,6 +8,9 @@ import {
   type HeaderName,
   response,
 } from "./openapi-responses.js";
+import type * as z from "zod";
+import { componentRef } from "./components.js";
+import { parameterObjects } from "./openapi-parameters.js";
 import { answers, groupByPath, type JsonSchema, type PathRoutes, type RouteEntry, ROUTES } from "./routes.js";
 
 export const BEARER = "bearerAuth";
@@ -50,7 +53,7 @@ function operation(route: RouteEntry): JsonSchema {
     // x-stability-level is the name Redocly, Stoplight and Zalando's guidelines read.
     ...(route.stability === "beta" ? { "x-stability-level": "beta" } : {}),
     security: route.access === "public" ? [] : [{ [route.access === "admin" ? ADMIN_BEARER : BEARER]: [] }],
-    ...(route.request?.parameters ? { parameters: route.request.parameters.map((parameter) => ({ ...parameter, required: parameter.in === "path" })) } : {}),
+    ...parameters(route),
     ...(route.request?.body ? { requestBody: requestBody(route.request.body, route.request.mediaTypes ?? ["application/json"]) } : {}),
     responses: {
       [String(success.status)]: withMediaType(response(success.description, success.schema, [...(success.headers ?? []), ...marks]), success.mediaType),
@@ -67,8 +70,13 @@ function withMediaType(answer: JsonSchema, mediaType: string | undefined): JsonS
   return { ...answer, content: { [mediaType]: content["application/json"] } };
 }
 
-function requestBody(schema: string, mediaTypes: readonly string[]): JsonSchema {
-  const content = Object.fromEntries(mediaTypes.map((type) => [type, { schema: { $ref: `#/components/schemas/${schema}` } }]));
+function parameters(route: RouteEntry): { parameters?: JsonSchema[] } {
+  const objects = parameterObjects(route.request);
+  return objects.length === 0 ? {} : { parameters: objects };
+}
+
+function requestBody(schema: z.ZodType, mediaTypes: readonly string[]): JsonSchema {
+  const content = Object.fromEntries(mediaTypes.map((type) => [type, { schema: componentRef(schema) }]));
   return { required: true, content };
 }
 

@@ -1,56 +1,17 @@
 // components.schemas of the OpenAPI document, exported from the very zod schemas the server
-// validates with, so the document cannot drift from the code.
+// validates with (every one registered in COMPONENTS), so the document cannot drift from the code.
 import * as z from "zod";
 import { ERROR_CODE_DOCS, ERROR_CODES } from "./errors.js";
-import type { JsonSchema } from "./routes.js";
-import {
-  CreatedKeySchema,
-  ErrorSchema,
-  InventorySchema,
-  KeyLimitsSchema,
-  KeyViewSchema,
-  NewKeySchema,
-  RotateKeySchema,
-  NewOrderSchema,
-  NewPetSchema,
-  OrderPatchSchema,
-  OrderSchema,
-  OrdersSchema,
-  OrderStatusSchema,
-  PetPatchSchema,
-  PetSchema,
-  PetsSchema,
-  PetStatusSchema,
-  PlanSchema,
-} from "./schemas.js";
+import { COMPONENTS } from "./components.js";
+import type { JsonSchema } from "./route-types.js";
+import { ErrorSchema } from "./schemas.js";
 
-/** Component name -> schema; every one becomes #/components/schemas/<name>. */
-const COMPONENTS: ReadonlyArray<[string, z.ZodType]> = [
-  ["Pet", PetSchema],
-  ["NewPet", NewPetSchema],
-  ["PetPatch", PetPatchSchema],
-  ["PetStatus", PetStatusSchema],
-  ["Pets", PetsSchema],
-  ["Order", OrderSchema],
-  ["NewOrder", NewOrderSchema],
-  ["OrderPatch", OrderPatchSchema],
-  ["OrderStatus", OrderStatusSchema],
-  ["Orders", OrdersSchema],
-  ["Inventory", InventorySchema],
-  ["Error", ErrorSchema],
-  ["Plan", PlanSchema],
-  ["KeyLimits", KeyLimitsSchema],
-  ["NewKey", NewKeySchema],
-  ["KeyView", KeyViewSchema],
-  ["CreatedKey", CreatedKeySchema],
-  ["RotateKey", RotateKeySchema],
-];
-
-/** The component schemas, with `$ref`s between them for shared parts (PetStatus, Plan, KeyLimits). */
+/**
+ * The component schemas (every schema the route tables name is loaded, so registered, by now),
+ * with `$ref`s between them for shared parts (PetStatus, Plan, KeyLimits).
+ */
 export function componentSchemas(): Record<string, JsonSchema> {
-  const registry = z.registry<{ id: string }>();
-  for (const [id, schema] of COMPONENTS) registry.add(schema, { id });
-  const { schemas } = z.toJSONSchema(registry, {
+  const { schemas } = z.toJSONSchema(COMPONENTS, {
     target: "draft-2020-12",
     uri: (id) => `#/components/schemas/${id}`,
     override: ({ zodSchema, jsonSchema }) => {

@@ -1,5 +1,6 @@
 // The records client and server share, defined once. The server validates request bodies
-// with these; the OpenAPI document is generated from them.
+// with these; the OpenAPI document is generated from them, and each registered in COMPONENTS is
+// one of its components.schemas, under that id.
 // The record types (Pet, NewPet, KeyView, ...) are inferred from them at the end of this file.
 import * as z from "zod";
 import {
@@ -18,6 +19,7 @@ import {
   PET_STATUSES,
   PLANS,
 } from "./constants.js";
+import { COMPONENTS } from "./components.js";
 import { ERROR_CODES, ERROR_MESSAGE_MAX_LENGTH, type ServerErrorBody } from "./errors.js";
 
 const required = (rule: string) => (issue: { input: unknown }) =>
@@ -57,7 +59,8 @@ const positiveSafeInteger = (what: string) =>
 
 export const PetStatusSchema = z
   .enum(PET_STATUSES, { error: required(`must be one of ${PET_STATUSES.join(", ")}`) })
-  .describe("Availability status.");
+  .describe("Availability status.")
+  .register(COMPONENTS, { id: "PetStatus" });
 
 export const NewPetSchema = z
   .strictObject({
@@ -65,7 +68,8 @@ export const NewPetSchema = z
     categoryId: positiveSafeInteger("Identifier of the category the animal belongs to."),
     status: PetStatusSchema.optional(),
   })
-  .describe("Request body for creating an animal. The service assigns the id.");
+  .describe("Request body for creating an animal. The service assigns the id.")
+  .register(COMPONENTS, { id: "NewPet" });
 
 export const PetPatchSchema = z
   .strictObject({
@@ -75,7 +79,8 @@ export const PetPatchSchema = z
   })
   .describe(
     "A JSON Merge Patch (RFC 7396) of a pet: the fields to change, at least one. null is refused, since every field of a pet is required; id cannot change.",
-  );
+  )
+  .register(COMPONENTS, { id: "PetPatch" });
 
 export const PetSchema = z
   .object({
@@ -84,21 +89,25 @@ export const PetSchema = z
     categoryId: positiveSafeInteger("Identifier of the category the animal belongs to."),
     status: PetStatusSchema,
   })
-  .describe("An animal, as returned.");
+  .describe("An animal, as returned.")
+  .register(COMPONENTS, { id: "Pet" });
 
-export const PetsSchema = z.array(PetSchema).meta({ maxItems: LIST_LIMIT_MAX }).describe("A page of animals, ordered by id.");
+export const PetsSchema = z.array(PetSchema).meta({ maxItems: LIST_LIMIT_MAX }).describe("A page of animals, ordered by id.").register(COMPONENTS, { id: "Pets" });
 
 export const OrderStatusSchema = z
   .enum(ORDER_STATUSES, { error: required(`must be one of ${ORDER_STATUSES.join(", ")}`) })
-  .describe("placed -> approved -> delivered; placed or approved -> cancelled. delivered and cancelled are final.");
+  .describe("placed -> approved -> delivered; placed or approved -> cancelled. delivered and cancelled are final.")
+  .register(COMPONENTS, { id: "OrderStatus" });
 
 export const NewOrderSchema = z
   .strictObject({ petId: positiveSafeInteger("The pet to buy; it must be available.") })
-  .describe("Request body for placing an order. The service assigns the id and the status (placed).");
+  .describe("Request body for placing an order. The service assigns the id and the status (placed).")
+  .register(COMPONENTS, { id: "NewOrder" });
 
 export const OrderPatchSchema = z
   .strictObject({ status: OrderStatusSchema })
-  .describe("The status to move the order to; only the transitions of OrderStatus are accepted.");
+  .describe("The status to move the order to; only the transitions of OrderStatus are accepted.")
+  .register(COMPONENTS, { id: "OrderPatch" });
 
 export const OrderSchema = z
   .object({
@@ -108,14 +117,16 @@ export const OrderSchema = z
     createdAt: instant().describe("When the order was placed (UTC)."),
     updatedAt: instant().describe("When its status last changed (UTC)."),
   })
-  .describe("An order for one pet, as returned.");
+  .describe("An order for one pet, as returned.")
+  .register(COMPONENTS, { id: "Order" });
 
-export const OrdersSchema = z.array(OrderSchema).meta({ maxItems: LIST_LIMIT_MAX }).describe("A page of orders, ordered by id.");
+export const OrdersSchema = z.array(OrderSchema).meta({ maxItems: LIST_LIMIT_MAX }).describe("A page of orders, ordered by id.").register(COMPONENTS, { id: "Orders" });
 
 const count = (status: string) => countOf().describe(`Pets that are ${status}.`);
 export const InventorySchema = z
   .strictObject({ available: count("available"), pending: count("pending"), sold: count("sold") })
-  .describe("How many pets have each status, at one instant.");
+  .describe("How many pets have each status, at one instant.")
+  .register(COMPONENTS, { id: "Inventory" });
 
 export const ErrorSchema = z
   .object({
@@ -123,14 +134,15 @@ export const ErrorSchema = z
     message: written(ERROR_MESSAGE_MAX_LENGTH).describe("Human-readable description."),
     status: z.int().min(400).max(599).meta({ format: "int32" }).describe("The HTTP status code, repeated."),
   })
-  .describe("Every error response has this body.");
+  .describe("Every error response has this body.")
+  .register(COMPONENTS, { id: "Error" });
 
-export const PlanSchema = z.enum(PLANS, { error: required(`must be one of ${PLANS.join(", ")}`) });
+export const PlanSchema = z.enum(PLANS, { error: required(`must be one of ${PLANS.join(", ")}`) }).register(COMPONENTS, { id: "Plan" });
 
 export const KeyLimitsSchema = z.object({
   perMinute: z.int().min(1).meta({ format: "int64" }),
   perDay: z.int().min(1).meta({ format: "int64" }),
-});
+}).register(COMPONENTS, { id: "KeyLimits" });
 
 export const NewKeySchema = z
   .strictObject({
@@ -154,7 +166,8 @@ export const NewKeySchema = z
       }
     }
   })
-  .describe("Request body for creating a key. perMinute and perDay are required for enterprise and refused for the other plans.");
+  .describe("Request body for creating a key. perMinute and perDay are required for enterprise and refused for the other plans.")
+  .register(COMPONENTS, { id: "NewKey" });
 
 /** A key's id: `key_` and 16 base62 characters (`key_environment_admin` for PETSTORE_ADMIN_KEY). */
 const keyId = () => written(KEY_ID_MAX_LENGTH, { pattern: KEY_ID_PATTERN });
@@ -175,7 +188,8 @@ export const KeyViewSchema = z
     expiresAt: instant().nullable().optional().describe("When the key stops working; null: never."),
     rotatedAt: instant().nullable().optional().describe("When its secret was last replaced (rotateKey)."),
   })
-  .describe("A key as the admin API lists it: never the secret, never its hash.");
+  .describe("A key as the admin API lists it: never the secret, never its hash.")
+  .register(COMPONENTS, { id: "KeyView" });
 
 export const CreatedKeySchema = z
   .object({
@@ -189,7 +203,8 @@ export const CreatedKeySchema = z
     expiresAt: instant().nullable().optional().describe("When the key stops working; null: never."),
     previousSecretValidUntil: instant().optional().describe("After a rotation: when the replaced secret stops working."),
   })
-  .describe("The answer to POST /keys: the only time the secret is shown.");
+  .describe("The answer to POST /keys: the only time the secret is shown.")
+  .register(COMPONENTS, { id: "CreatedKey" });
 
 /** Longest grace period of a rotation: a week, so a forgotten old secret does not linger. */
 export const MAX_ROTATION_GRACE_SECONDS = 7 * 24 * 3600;
@@ -204,7 +219,8 @@ export const RotateKeySchema = z
       .optional()
       .describe("How long the replaced secret keeps working, in seconds; 0 ends it at once. Default 3600."),
   })
-  .describe("Request body for rotating a key.");
+  .describe("Request body for rotating a key.")
+  .register(COMPONENTS, { id: "RotateKey" });
 
 /** An animal, as returned. */
 export type Pet = z.infer<typeof PetSchema>;

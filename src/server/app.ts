@@ -1,5 +1,5 @@
-import { H3, type H3Event } from "h3";
-import { ROUTES, type OperationId } from "../contract/routes.js";
+import { H3 } from "h3";
+import { ROUTES } from "../contract/routes.js";
 import type { KeyLimits } from "../contract/schemas.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
 import type { IdempotencyStore } from "../store/idempotency-store.js";
@@ -7,32 +7,26 @@ import type { KeyRecord, KeyStore } from "../store/key-store.js";
 import type { OrderStore } from "../store/order-store.js";
 import type { PetStore, SharedListingVersion } from "../store/pet-store.js";
 import { toErrorResponse } from "./error-response.js";
-import { ApiHttpError } from "./errors.js";
 import type { TrustProxy } from "./internal/client-ip.js";
 import { REQUEST_ID_HEADER, requestIdOf } from "./internal/request-id.js";
 import type { OutageLog } from "./logging/outage-log.js";
 import type { MetricsObserver } from "./metrics/observer.js";
-import { serveMetrics, type MetricsRoute } from "./metrics/metrics-route.js";
+import type { MetricsRoute } from "./metrics/metrics-route.js";
 import { IdempotentCreates } from "./idempotency/idempotent-creates.js";
 import { createGuard } from "./middleware/guard.js";
 import { isWrite, logRequests, observeGuard } from "./ops/observe.js";
 import type { Readiness } from "./ops/readiness.js";
 import type { ServerLogger } from "./request-log.js";
 import { StorageUnavailableError } from "../support/storage-unavailable.js";
-import { createKey, getCurrentKey, listKeys, revokeKey } from "./routes/keys.js";
-import { rotateKey } from "./routes/rotate-key.js";
-import { takeBackup } from "./routes/backup.js";
+import { keyHandlers } from "./routes/keys.js";
 import type { StoreData } from "../store/indexed/store-state.js";
-import { registerRoutes, type Handlers } from "./routes/register.js";
-import { getOpenApi } from "./routes/openapi.js";
-import { getInventory, getOrder, listOrders, placeOrder, updateOrder } from "./routes/orders.js";
-import { streamEvents, type EventRouteDeps } from "./routes/events.js";
-import { createPet, deletePet, getPet, listPets, updatePet, type PetPageAnswer } from "./routes/pets.js";
-import { PageCache } from "./internal/page-cache.js";
+import { registerRoutes } from "./routes/register.js";
+import { metaHandlers } from "./routes/meta.js";
+import { storeHandlers } from "./routes/orders.js";
+import { eventHandlers, type EventRouteDeps } from "./routes/events.js";
+import { petHandlers } from "./routes/pets.js";
 import { registerDocs } from "./docs/docs-routes.js";
 import { createCors, type CorsOptions } from "./cors.js";
-import { issueEventTicket } from "./events/event-tickets.js";
-import { negotiated } from "./routes/negotiated.js";
 
 declare module "h3" {
   interface H3EventContext {
@@ -97,80 +91,19 @@ export function createApp(deps: AppDeps): H3 {
   if (deps.cors) app.use(createCors(deps.cors));
   app.use(observeGuard(createGuard({ ...deps, trustProxy, onRefused: refused, announceChange: announcer(deps.listings) }), deps));
 
-  registerRoutes(app, ROUTES, negotiated(handlers(deps)));
+  const creates = new IdempotentCreates(deps);
+  // Each tag's module exports its handlers; together they are every operation of the table.
+  registerRoutes(app, ROUTES, {
+    ...petHandlers({ ...deps, creates }),
+    ...storeHandlers({ ...deps, creates }),
+    ...eventHandlers(deps),
+    ...keyHandlers({ ...deps, creates }),
+    ...metaHandlers(deps),
+  });
   registerDocs(app);
   return app;
 }
 
 function announcer(listings: SharedListingVersion | undefined): (() => Promise<void>) | undefined {
   return listings ? () => listings.changed() : undefined;
-}
-
-/** The handler of each operation in the route table (src/contract/routes.ts). */
-function handlers(deps: AppDeps): Handlers<OperationId> {
-  const { pets, orders, now } = deps;
-  const creates = new IdempotentCreates(deps);
-  const keyRoutes = { ...deps, creates };
-  const petPages = new PageCache<PetPageAnswer>();
-  return {
-    health: () => ({ status: "ok" }),
-    ready: () => ready(deps),
-    metrics: (event) => serveMetrics(event, deps.metricsRoute),
-    listPets: (event) => listPets(event, pets, petPages, deps.listings),
-    createPet: (event) => createPet(event, pets, creates),
-    getPet: (event) => getPet(event, pets),
-    updatePet: (event) => updatePet(event, pets),
-    deletePet: (event) => deletePet(event, pets, orders),
-    listOrders: (event) => listOrders(event, orders),
-    placeOrder: (event) => placeOrder(event, orders, creates, now),
-    getOrder: (event) => getOrder(event, orders),
-    updateOrder: (event) => updateOrder(event, orders, now),
-    getInventory: () => getInventory(orders),
-    listKeys: () => listKeys(keyRoutes),
-    createKey: async (event) => {
-      const created = await createKey(event, keyRoutes);
-      // A replayed answer (Idempotency-Key) created nothing: the first answer was audited.
-      if (!event.res.headers.has("idempotent-replayed")) audit(event, deps, "key.created", created.id, created.plan);
-      return created;
-    },
-    revokeKey: async (event) => {
-      const result = await revokeKey(event, keyRoutes);
-      audit(event, deps, "key.revoked", event.context.params?.id ?? "");
-      return result;
-    },
-    rotateKey: async (event) => {
-      const rotated = await rotateKey(event, keyRoutes);
-      audit(event, deps, "key.rotated", rotated.id, rotated.plan);
-      return rotated;
-    },
-    getCurrentKey: (event) => getCurrentKey(event, keyRoutes),
-    takeBackup: () => takeBackup(deps.snapshot),
-    getOpenApi,
-    createEventTicket: (event) => {
-      // The operation takes no body: one sent means the caller meant another call.
-      const length = event.req.headers.get("content-length");
-      if ((length !== null && length !== "0") || event.req.headers.has("transfer-encoding")) {
-        throw new ApiHttpError("invalid_body", "POST /v1/events/tickets takes no body");
-      }
-      return issueEventTicket(event.context.principal!, now());
-    },
-    streamEvents: (event) => {
-      // An app built without a feed (a unit test of other routes) has no stream to give.
-      if (!deps.events) throw new ApiHttpError("not_found", "this server does not serve events");
-      return streamEvents(event, { ...deps.events, keys: deps.keys, logger: deps.logger });
-    },
-  };
-}
-
-/** 200 {status: "ready"}, or 503 storage_unavailable naming each part that did not answer. */
-async function ready(deps: AppDeps): Promise<{ status: string }> {
-  const readiness = deps.readiness ? await deps.readiness() : { ready: true as const };
-  if (!readiness.ready) throw new ApiHttpError("storage_unavailable", `not ready: ${readiness.failures.join("; ")}`, { "retry-after": "5" });
-  return { status: "ready" };
-}
-
-/** An admin change, for the audit trail: the acting key's id, never a secret. */
-function audit(event: H3Event, deps: AppDeps, action: "key.created" | "key.revoked" | "key.rotated", keyId: string, plan?: string): void {
-  const actor = event.context.principal?.id ?? "unknown";
-  deps.logger.audit({ action, actor, keyId, plan, requestId: requestIdOf(event) });
 }

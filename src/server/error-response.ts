@@ -3,7 +3,7 @@ import { STATUS_CODES } from "node:http";
 import { errorJson, type ErrorCode } from "../contract/errors.js";
 import { StorageUnavailableError } from "../store/errors.js";
 import { ApiHttpError, storageUnavailable } from "./errors.js";
-import { safeEcho } from "./internal/query.js";
+import { safeEcho } from "../support/safe-echo.js";
 import { addSecurityHeaders } from "./internal/security-headers.js";
 import { redactSecrets } from "./keys/secrets.js";
 import type { ServerLogger } from "./request-log.js";

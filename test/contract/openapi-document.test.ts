@@ -1,9 +1,13 @@
 // The generated OpenAPI document: valid OpenAPI 3.1 for a maintained validator, and saying what
-// the issue asks of it (servers, security, deprecation, statuses and headers per operation).
+// the issue asks of it (servers, security, deprecation, statuses and headers per operation). The
+// operations and their statuses are read from the route table, by the rules the document states,
+// so an operation added to the table is checked without an edit here.
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
 import { ERROR_CODE_DOCS } from "../../src/contract/errors.js";
 import { buildOpenApiDocument } from "../../src/contract/openapi.js";
+import { ERROR_RESPONSES } from "../../src/contract/responses.js";
+import { ROUTES, type RouteEntry } from "../../src/contract/routes.js";
 import { ERROR_CODES } from "../../src/contract/values.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON document, read by path
@@ -23,6 +27,24 @@ const operations: Operation[] = Object.entries(doc.paths).flatMap(([path, item])
     .map(([method, op]) => ({ id: op.operationId, method, path, op })),
 );
 const operation = (id: string) => operations.find((candidate) => candidate.id === id)!.op;
+const documented = (ROUTES as readonly RouteEntry[]).filter((route) => route.doc !== undefined);
+const idsWhere = (test: (route: RouteEntry) => boolean) => documented.filter(test).map((route) => route.operationId).sort();
+
+/**
+ * What an operation answers, by the document's rules: its success (and 304 where it answers
+ * If-None-Match), 400 (an unknown query parameter, anywhere), 401 unless public, 403 when admin,
+ * 406, 413 and 415 with a body, 429, 500 and 503 anywhere, and the status of each error it names.
+ */
+function statusesOf(route: RouteEntry): number[] {
+  const doc = route.doc!;
+  const statuses = new Set([doc.success.status, 400, 406, 429, 500, 503]);
+  if (doc.success.notModified) statuses.add(304);
+  if (route.access !== "public") statuses.add(401);
+  if (route.access === "admin") statuses.add(403);
+  if (route.request?.body) [413, 415].forEach((status) => statuses.add(status));
+  for (const name of doc.errors ?? []) statuses.add(ERROR_RESPONSES[name].status);
+  return [...statuses].sort((a, b) => a - b);
+}
 
 /** The response object, through its $ref when it has one. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -61,7 +83,8 @@ describe("the OpenAPI document", () => {
   it("tags the Store operations Store and marks each beta; the pets' are tagged Pets and stable", () => {
     expect(doc.tags.map((tag: { name: string }) => tag.name)).toEqual(["Pets", "Store", "Keys", "Meta"]);
     const store = operations.filter(({ path }) => path.startsWith("/store/"));
-    expect(store.map(({ id }) => id).sort()).toEqual(["getInventory", "getOrder", "listOrders", "placeOrder", "updateOrder"]);
+    expect(store.map(({ id }) => id).sort()).toEqual(idsWhere((route) => route.doc?.tag === "store"));
+    expect(store.length).toBeGreaterThanOrEqual(5);
     for (const { id, op } of store) {
       expect(op.tags, id).toEqual(["Store"]);
       expect(op["x-stability-level"], id).toBe("beta");
@@ -77,32 +100,30 @@ describe("the OpenAPI document", () => {
   it("applies the bearer scheme to every operation but getOpenApi, the admin one to the admin operations", () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     expect(doc.components.securitySchemes.adminBearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
-    const admin = ["listKeys", "createKey", "revokeKey", "rotateKey", "takeBackup"];
+    const admin = idsWhere((route) => route.access === "admin");
+    expect(admin).toEqual(expect.arrayContaining(["listKeys", "createKey", "revokeKey", "rotateKey", "takeBackup"]));
     for (const { id, op } of operations) {
       expect(op.security, id).toEqual(id === "getOpenApi" ? [] : [{ [admin.includes(id) ? "adminBearerAuth" : "bearerAuth"]: [] }]);
     }
   });
 
+  it("has every documented operation of the table at its method and path", () => {
+    expect(operations.map(({ id, method, path }) => `${id} ${method} ${path}`).sort()).toEqual(
+      documented.map((route) => `${route.operationId} ${route.method.toLowerCase()} ${route.path}`).sort(),
+    );
+  });
+
+  it.each(documented.map((route) => [route.operationId, route] as const))("%s declares exactly the statuses its entry implies", (id, route) => {
+    expect(Object.keys(operation(id).responses).map(Number)).toEqual(statusesOf(route));
+  });
+
+  // The rules above, pinned on three operations that between them use each of them.
   it.each([
-    ["listPets", "get /pets", [200, 304, 400, 401, 406, 429, 500, 503]],
-    ["createPet", "post /pets", [201, 400, 401, 406, 409, 413, 415, 422, 429, 500, 503]],
-    ["getPet", "get /pets/{petId}", [200, 304, 400, 401, 404, 406, 429, 500, 503]],
-    ["updatePet", "patch /pets/{petId}", [200, 400, 401, 404, 406, 409, 412, 413, 415, 429, 500, 503]],
-    ["deletePet", "delete /pets/{petId}", [204, 400, 401, 404, 406, 409, 412, 429, 500, 503]],
-    ["listOrders", "get /store/orders", [200, 400, 401, 406, 429, 500, 503]],
-    ["placeOrder", "post /store/orders", [201, 400, 401, 404, 406, 409, 413, 415, 422, 429, 500, 503]],
-    ["getOrder", "get /store/orders/{orderId}", [200, 304, 400, 401, 404, 406, 429, 500, 503]],
-    ["updateOrder", "patch /store/orders/{orderId}", [200, 400, 401, 404, 406, 409, 412, 413, 415, 429, 500, 503]],
-    ["getInventory", "get /store/inventory", [200, 401, 406, 429, 500, 503]],
-    ["createKey", "post /keys", [201, 400, 401, 403, 406, 409, 413, 415, 422, 429, 500, 503, 507]],
-    ["listKeys", "get /keys", [200, 401, 403, 406, 429, 500, 503]],
-    ["revokeKey", "delete /keys/{id}", [204, 401, 403, 404, 406, 429, 500, 503]],
-    ["getCurrentKey", "get /keys/current", [200, 401, 406, 429, 500, 503]],
-    ["getOpenApi", "get /openapi.json", [200, 406, 429, 500, 503]],
-  ])("%s (%s) declares exactly %j", (id, route, statuses) => {
-    const found = operations.find((candidate) => candidate.id === id)!;
-    expect(`${found.method} ${found.path}`).toBe(route);
-    expect(Object.keys(found.op.responses).map(Number)).toEqual(statuses);
+    ["listPets", [200, 304, 400, 401, 406, 429, 500, 503]],
+    ["createPet", [201, 400, 401, 406, 409, 413, 415, 422, 429, 500, 503]],
+    ["revokeKey", [204, 400, 401, 403, 404, 406, 429, 500, 503]],
+  ])("%s declares exactly %j", (id, statuses) => {
+    expect(Object.keys(operation(id).responses).map(Number)).toEqual(statuses);
   });
 
   it("documents 404 for unlisted paths and 405 for other methods, with Allow", () => {
@@ -120,7 +141,7 @@ describe("the OpenAPI document", () => {
       expect(headerNames(response)).toEqual(expect.arrayContaining(["Deprecation", "Sunset", "Link"]));
     }
     expect(doc.components.headers.Sunset.schema.const).toBe("Thu, 05 Dec 2030 00:00:00 GMT");
-    expect(operations.filter(({ op }) => op.deprecated).map(({ id }) => id)).toEqual(["getPet"]);
+    expect(operations.filter(({ op }) => op.deprecated).map(({ id }) => id)).toEqual(idsWhere((route) => route.deprecated !== undefined));
   });
 
   it("puts the rate-limit headers on every response, required", () => {

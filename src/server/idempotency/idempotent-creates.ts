@@ -2,13 +2,13 @@
 // handler hands over its create and how to answer it; with an Idempotency-Key, the answer is sealed
 // and written by the store in the same durable step as the record created, and a retry gets that
 // answer back. A new create operation uses it with one call:
-//   return creates.run(event, body, (options) => store.create(input, options), (created) => ({ status: 201, headers, body }));
+//   return creates.run(event, { key, body }, (options) => store.create(input, options), (created) => ({ status: 201, headers, body }));
+// (`key`: the operation's validated Idempotency-Key header parameter, undefined when not sent.)
 import type { H3Event } from "h3";
 import { IdempotencyKeyTakenError, type CreateOptions, type IdempotencyRecord, type IdempotencyStore } from "../../store/idempotency-store.js";
 import { idempotencyKeyInProgress, idempotencyKeyReused } from "../errors.js";
 import { bearerToken } from "../internal/bearer.js";
 import { fingerprint, recordId } from "./fingerprint.js";
-import { readIdempotencyKey } from "./idempotency-key.js";
 import { openAnswer, sealAnswer, type StoredAnswer } from "./seal.js";
 
 export type { StoredAnswer } from "./seal.js";
@@ -36,15 +36,14 @@ export class IdempotentCreates {
    * Runs `create` and answers with `answer(created)`. With an Idempotency-Key: a stored answer for
    * the same caller and key is given again (422 when the request differs), a create already under
    * way with it is a 409, and otherwise the create stores its answer with what it creates.
-   * `body` is the parsed request body, part of the request's fingerprint.
+   * `key` is the request's Idempotency-Key; `body` its parsed body, part of the request's fingerprint.
    */
   async run<T, B>(
     event: H3Event,
-    body: unknown,
+    { key, body }: { key: string | undefined; body: unknown },
     create: (options: CreateOptions<T>) => Promise<T>,
     answer: (created: T) => Answer<B>,
   ): Promise<B> {
-    const key = readIdempotencyKey(event);
     if (key === undefined) return send(event, answer(await create({})));
     const caller = callerOf(event);
     const id = recordId(caller.id, key);

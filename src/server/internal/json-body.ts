@@ -4,7 +4,7 @@ import { kibibytes, MAX_BODY_BYTES } from "../../contract/limits.js";
 import { messageOf } from "../../support/error-text.js";
 import { ApiHttpError } from "../errors.js";
 import { lingerAfterRefusal } from "./lingering-close.js";
-import { safeEcho } from "./query.js";
+import { safeEcho } from "../../support/safe-echo.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 

@@ -6,7 +6,26 @@ import type { H3Event } from "h3";
  * node's own parsed headers give the same answer. (Authorization, Content-Type and the others
  * node keeps only the first of are read through srvx, which sees the repeats.)
  */
-export type JoinedHeaderName = "accept" | "accept-encoding" | "if-none-match" | "if-match" | "x-request-id" | "origin" | "last-event-id";
+export type JoinedHeaderName =
+  | "accept"
+  | "accept-encoding"
+  | "if-none-match"
+  | "if-match"
+  | "x-request-id"
+  | "origin"
+  | "last-event-id"
+  | "idempotency-key";
+
+const JOINED: ReadonlySet<string> = new Set<JoinedHeaderName>([
+  "accept",
+  "accept-encoding",
+  "if-none-match",
+  "if-match",
+  "x-request-id",
+  "origin",
+  "last-event-id",
+  "idempotency-key",
+]);
 
 /**
  * A request header, null when not sent. Over node it is read from node's parsed headers: srvx's
@@ -19,4 +38,9 @@ export function requestHeader(event: H3Event, name: JoinedHeaderName): string | 
   if (req === undefined) return event.req.headers.get(name);
   const value = req.headers[name];
   return value === undefined ? null : typeof value === "string" ? value : value.join(", ");
+}
+
+/** Any request header by its lower-case name: node's where it agrees with the Headers view, else the view's. */
+export function anyRequestHeader(event: H3Event, name: string): string | null {
+  return JOINED.has(name) ? requestHeader(event, name as JoinedHeaderName) : event.req.headers.get(name);
 }

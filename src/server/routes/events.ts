@@ -1,19 +1,17 @@
-// GET /v1/events: the changes of the store as Server-Sent Events (see src/contract/events.ts).
+// GET /v1/events: the changes of the store as Server-Sent Events (see src/contract/events.ts), and
+// the tickets that open it from a browser (the operations of src/contract/operations/events.ts).
 import { HTTPResponse, type H3Event } from "h3";
-import { isEventType, type EventType } from "../../contract/events.js";
-import { EVENT_TYPES_MAX_LENGTH } from "../../contract/limits.js";
-import { queryParameters } from "../../contract/routes.js";
+import type { EVENT_ROUTES } from "../../contract/operations/events.js";
+import type { InputOf, Route } from "../../contract/routes.js";
 import type { EventFeed } from "../../store/event-feed.js";
 import type { KeyStore } from "../../store/key-store.js";
 import type { ServerLogger } from "../request-log.js";
-import { ApiHttpError, invalidParameter } from "../errors.js";
+import { ApiHttpError } from "../errors.js";
 import { EventFanOut } from "../events/event-fan-out.js";
 import { EventStream, type EventStreamSettings, type StreamTimers } from "../events/event-stream.js";
+import { issueEventTicket } from "../events/event-tickets.js";
 import type { StreamRegistry } from "../events/stream-registry.js";
-import { readQuery, safeEcho } from "../internal/query.js";
-
-const PARAMETERS = queryParameters("streamEvents") as Array<"types" | "lastEventId">;
-const EVENT_ID = /^(0|[1-9]\d{0,15})$/;
+import type { HandlersFor } from "./register.js";
 
 export interface EventRouteDeps {
   feed: EventFeed;
@@ -23,6 +21,32 @@ export interface EventRouteDeps {
   timers: StreamTimers;
   /** Where a stream cut for a slow consumer is told. */
   logger?: Pick<ServerLogger, "warn">;
+}
+
+export interface EventHandlersDeps {
+  keys: KeyStore;
+  logger: ServerLogger;
+  now: () => number;
+  /** The store's feed, the open streams and their timings; without (a test of other routes) there is no stream. */
+  events?: Omit<EventRouteDeps, "keys">;
+}
+
+/** The handlers of the event stream and its tickets. */
+export function eventHandlers(deps: EventHandlersDeps): HandlersFor<(typeof EVENT_ROUTES)[number]> {
+  return {
+    streamEvents: (event, input) => {
+      if (!deps.events) throw new ApiHttpError("not_found", "this server does not serve events");
+      return streamEvents(event, input, { ...deps.events, keys: deps.keys, logger: deps.logger });
+    },
+    createEventTicket: (event) => {
+      // The operation takes no body: one sent means the caller meant another call.
+      const length = event.req.headers.get("content-length");
+      if ((length !== null && length !== "0") || event.req.headers.has("transfer-encoding")) {
+        throw new ApiHttpError("invalid_body", "POST /v1/events/tickets takes no body");
+      }
+      return issueEventTicket(event.context.principal!, deps.now());
+    },
+  };
 }
 
 const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store, no-transform", "x-accel-buffering": "no" };
@@ -37,13 +61,12 @@ function fanOutOf(deps: EventRouteDeps): EventFanOut {
 }
 
 /**
- * streamEvents: validates, takes one of the key's stream slots, and answers with the stream: an
+ * streamEvents: takes one of the key's stream slots and answers with the stream: an
  * HTTPResponse whose body srvx pipes to the socket (see EventStream), with no web stream between.
  */
-export function streamEvents(event: H3Event, deps: EventRouteDeps): HTTPResponse {
-  const query = readQuery(event.url, PARAMETERS);
-  const types = parseTypes(query.types);
-  const lastId = parseEventId("Last-Event-ID", event.req.headers.get("last-event-id") ?? undefined) ?? parseEventId("lastEventId", query.lastEventId);
+function streamEvents(event: H3Event, { query, headers }: InputOf<Route<"streamEvents">>, deps: EventRouteDeps): HTTPResponse {
+  const { types } = query;
+  const lastId = headers["Last-Event-ID"] ?? query.lastEventId;
   const principal = event.context.principal;
   const keyId = principal?.id ?? "anonymous";
   const slot = { end: () => stream.end() };
@@ -66,19 +89,4 @@ export function streamEvents(event: H3Event, deps: EventRouteDeps): HTTPResponse
     },
   );
   return new HTTPResponse(stream, { status: 200, headers: SSE_HEADERS });
-}
-
-function parseTypes(raw: string | undefined): ReadonlySet<EventType> | undefined {
-  if (raw === undefined) return undefined;
-  if (raw.length > EVENT_TYPES_MAX_LENGTH) throw invalidParameter("types", `must be at most ${EVENT_TYPES_MAX_LENGTH} characters`);
-  const names = raw.split(",").map((name) => name.trim());
-  const unknown = names.find((name) => !isEventType(name));
-  if (unknown !== undefined) throw invalidParameter("types", `names an unknown event type "${safeEcho(unknown)}"`);
-  return new Set(names as EventType[]);
-}
-
-function parseEventId(name: string, raw: string | undefined): number | undefined {
-  if (raw === undefined || raw === "") return undefined;
-  if (!EVENT_ID.test(raw.trim()) || !Number.isSafeInteger(Number(raw))) throw invalidParameter(name, "must be an event id (a non-negative integer)");
-  return Number(raw);
 }

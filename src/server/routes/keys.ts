@@ -1,4 +1,8 @@
+// The Keys tag's handlers (the operations of src/contract/operations/keys.ts), and the audit trail
+// of every change they make.
 import type { H3Event } from "h3";
+import type { KEY_ROUTES } from "../../contract/operations/keys.js";
+import type { InputOf, Route } from "../../contract/routes.js";
 import { NewKeySchema } from "../../contract/schemas.js";
 import { describeIssue } from "../../contract/validation.js";
 import { API_PREFIX } from "../../contract/constants.js";
@@ -12,7 +16,11 @@ import type { IdempotentCreates } from "../idempotency/idempotent-creates.js";
 import { readJsonBody } from "../internal/json-body.js";
 import { issueKey } from "../keys/issue-key.js";
 import { futureInstant } from "../keys/key-lifetime.js";
-import { safeEcho } from "../internal/query.js";
+import { safeEcho } from "../../support/safe-echo.js";
+import { requestIdOf } from "../internal/request-id.js";
+import type { ServerLogger } from "../request-log.js";
+import type { HandlersFor } from "./register.js";
+import { rotateKey } from "./rotate-key.js";
 
 export interface KeyRoutesDeps {
   keys: KeyStore;
@@ -23,13 +31,48 @@ export interface KeyRoutesDeps {
   maxKeys?: number;
 }
 
-// Admin only: the guard refuses other keys with 403, as the route table says.
+export interface KeyHandlersDeps extends KeyRoutesDeps {
+  limiter: RateLimiter;
+  logger: ServerLogger;
+}
+
+/** The handler of each operation of the Keys tag; every change is audited once made. */
+export function keyHandlers(deps: KeyHandlersDeps): HandlersFor<(typeof KEY_ROUTES)[number]> {
+  return {
+    listKeys: () => listKeys(deps),
+    createKey: async (event, input) => {
+      const created = await createKey(event, input, deps);
+      // A replayed answer (Idempotency-Key) created nothing: the first answer was audited.
+      if (!event.res.headers.has("idempotent-replayed")) audit(event, deps.logger, "key.created", created.id, created.plan);
+      return created;
+    },
+    revokeKey: async (event, { path }) => {
+      const result = await revokeKey(event, path.id, deps);
+      audit(event, deps.logger, "key.revoked", path.id);
+      return result;
+    },
+    rotateKey: async (event, { path }) => {
+      const rotated = await rotateKey(event, path.id, deps);
+      audit(event, deps.logger, "key.rotated", rotated.id, rotated.plan);
+      return rotated;
+    },
+    getCurrentKey: (event) => getCurrentKey(event, deps),
+  };
+}
+
+/** An admin change, for the audit trail: the acting key's id, never a secret. */
+function audit(event: H3Event, logger: ServerLogger, action: "key.created" | "key.revoked" | "key.rotated", keyId: string, plan?: string): void {
+  const actor = event.context.principal?.id ?? "unknown";
+  logger.audit({ action, actor, keyId, plan, requestId: requestIdOf(event) });
+}
+
+// Admin only but getCurrentKey: the guard refuses other keys with 403, as the route table says.
 
 /**
  * POST /v1/keys: the secret appears in this response and nowhere else, in clear. With an
  * Idempotency-Key the answer is stored sealed under the caller's own secret (see idempotency/seal.ts).
  */
-export async function createKey(event: H3Event, deps: KeyRoutesDeps): Promise<CreatedKey> {
+async function createKey(event: H3Event, { headers }: InputOf<Route<"createKey">>, deps: KeyRoutesDeps): Promise<CreatedKey> {
   const body = await readJsonBody(event);
   const parsed = NewKeySchema.safeParse(body);
   if (!parsed.success) throw invalidBody(describeIssue(parsed.error));
@@ -39,7 +82,7 @@ export async function createKey(event: H3Event, deps: KeyRoutesDeps): Promise<Cr
   const { secret, record } = issueKey({ plan, name: name ?? null, admin: false, limits, expiresAt }, deps.now);
   return deps.creates.run<KeyRecord, CreatedKey>(
     event,
-    body,
+    { key: headers["Idempotency-Key"], body },
     async (options) => {
       await checkRoom(deps);
       return deps.keys.create(record, options);
@@ -61,13 +104,12 @@ async function checkRoom(deps: KeyRoutesDeps): Promise<void> {
 }
 
 /** GET /v1/keys: every key, without secrets or hashes. */
-export async function listKeys(deps: KeyRoutesDeps): Promise<KeyView[]> {
+async function listKeys(deps: KeyRoutesDeps): Promise<KeyView[]> {
   return (await deps.keys.list()).map((record) => toKeyView(record, deps.limitsOf(record)));
 }
 
 /** DELETE /v1/keys/{id}: the key is refused from the very next request. */
-export async function revokeKey(event: H3Event, deps: KeyRoutesDeps): Promise<null> {
-  const id = event.context.params?.id ?? "";
+async function revokeKey(event: H3Event, id: string, deps: KeyRoutesDeps): Promise<null> {
   const revoked = await deps.keys.revoke(id, new Date(deps.now()));
   if (!revoked) throw notFound(`no key with id "${safeEcho(id)}"`);
   event.res.status = 204;
@@ -75,7 +117,7 @@ export async function revokeKey(event: H3Event, deps: KeyRoutesDeps): Promise<nu
 }
 
 /** GET /v1/keys/current: the caller's own key, what is left of its windows, and this server's version. */
-export async function getCurrentKey(event: H3Event, deps: KeyRoutesDeps & { limiter: RateLimiter }) {
+async function getCurrentKey(event: H3Event, deps: KeyRoutesDeps & { limiter: RateLimiter }) {
   // The guard let only a valid key through and set it here.
   const key = event.context.principal;
   if (!key) throw new Error("getCurrentKey reached without a principal");

@@ -1,32 +1,46 @@
-// The Store group (beta): orders and the inventory. The guard adds `X-API-Stability: beta` to
-// every answer, since their route entries say `stability: "beta"`.
+// The Store group (beta): orders and the inventory (the operations of src/contract/operations/store.ts).
+// The guard adds `X-API-Stability: beta` to every answer, since their route entries say `stability: "beta"`.
 import type { H3Event } from "h3";
-import { API_PREFIX, isOrderStatus, ORDER_STATUSES, type OrderStatus } from "../../contract/constants.js";
+import { API_PREFIX, LIST_LIMIT_DEFAULT, type OrderStatus } from "../../contract/constants.js";
+import type { STORE_ROUTES } from "../../contract/operations/store.js";
 import { ORDER_TRANSITIONS } from "../../contract/order-transitions.js";
-import { MERGE_PATCH_MEDIA_TYPES, queryParameters } from "../../contract/routes.js";
-import { NewOrderSchema, OrderPatchSchema, type Inventory, type Order } from "../../contract/schemas.js";
+import { MERGE_PATCH_MEDIA_TYPES, type InputOf, type Route } from "../../contract/routes.js";
+import { NewOrderSchema, OrderPatchSchema, type Order } from "../../contract/schemas.js";
 import { describeIssue } from "../../contract/validation.js";
 import type { OrderStore, StoredOrder } from "../../store/order-store.js";
 import type { ChangeOptions } from "../../store/pet-store.js";
-import { ApiHttpError, invalidBody, invalidParameter, notFound } from "../errors.js";
+import { ApiHttpError, invalidBody, notFound } from "../errors.js";
 import type { IdempotentCreates } from "../idempotency/idempotent-creates.js";
-import { encodeCursor } from "../internal/cursor.js";
 import { ifMatchRevisions, noneMatchHits, orderEtag } from "../internal/etag.js";
 import { readJsonBody } from "../internal/json-body.js";
-import { parseCursor, parseIdFilter, parseLimit } from "../internal/pagination.js";
-import { parsePositiveInteger, readQuery, safeEcho } from "../internal/query.js";
+import { nextPageLink } from "../internal/next-page.js";
+import type { HandlersFor } from "./register.js";
 
-const LIST_PARAMETERS = queryParameters("listOrders") as Array<"limit" | "status" | "petId" | "cursor">;
+export interface StoreRoutesDeps {
+  orders: OrderStore;
+  creates: IdempotentCreates;
+  now: () => number;
+}
+
+/** The handler of each operation of the Store tag. */
+export function storeHandlers(deps: StoreRoutesDeps): HandlersFor<(typeof STORE_ROUTES)[number]> {
+  const { orders, creates, now } = deps;
+  return {
+    listOrders: (event, input) => listOrders(event, input, orders),
+    placeOrder: (event, input) => placeOrder(event, input, orders, creates, now),
+    getOrder: (event, input) => getOrder(event, input, orders),
+    updateOrder: (event, input) => updateOrder(event, input, orders, now),
+    // From counts the store keeps, never a scan.
+    getInventory: () => orders.inventory(),
+  };
+}
 
 /** listOrders: GET /v1/store/orders, a page ordered by id, paginated exactly as listPets. */
-export async function listOrders(event: H3Event, orders: OrderStore): Promise<Order[]> {
-  const query = readQuery(event.url, LIST_PARAMETERS);
-  const limit = parseLimit(query.limit);
-  const status = parseStatus(query.status);
-  const petId = parseIdFilter("petId", query.petId);
-  const page = await orders.list({ status, petId, afterId: parseCursor(query.cursor), limit });
+async function listOrders(event: H3Event, { query }: InputOf<Route<"listOrders">>, orders: OrderStore): Promise<Order[]> {
+  const { limit, status, petId, cursor: afterId } = query;
+  const page = await orders.list({ status, petId, afterId, limit: limit ?? LIST_LIMIT_DEFAULT });
   const last = page.orders.at(-1);
-  if (page.hasMore && last) event.res.headers.set("link", `<${nextPageUrl(event.url, query, last.id)}>; rel="next"`);
+  if (page.hasMore && last) event.res.headers.set("link", nextPageLink(event.url, { limit, status, petId }, last.id));
   return page.orders;
 }
 
@@ -34,14 +48,20 @@ export async function listOrders(event: H3Event, orders: OrderStore): Promise<Or
  * placeOrder: POST /v1/store/orders; the order and its pet (now pending) in one durable step.
  * Idempotent with an Idempotency-Key, as createPet: a refusal (404, 409) stores nothing.
  */
-export async function placeOrder(event: H3Event, orders: OrderStore, creates: IdempotentCreates, now: () => number): Promise<Order> {
+async function placeOrder(
+  event: H3Event,
+  { headers }: InputOf<Route<"placeOrder">>,
+  orders: OrderStore,
+  creates: IdempotentCreates,
+  now: () => number,
+): Promise<Order> {
   const body = await readJsonBody(event);
   const parsed = NewOrderSchema.safeParse(body);
   if (!parsed.success) throw invalidBody(describeIssue(parsed.error));
   const { petId } = parsed.data;
   return creates.run<StoredOrder, Order>(
     event,
-    body,
+    { key: headers["Idempotency-Key"], body },
     async (options) => {
       const result = await orders.place({ petId, at: new Date(now()) }, options);
       if (result.outcome === "pet_not_found") throw notFound(`no pet with id ${petId}`);
@@ -59,34 +79,28 @@ export async function placeOrder(event: H3Event, orders: OrderStore, creates: Id
 }
 
 /** getOrder: GET /v1/store/orders/{orderId}; 304 without a body when If-None-Match names its ETag, as getPet. */
-export async function getOrder(event: H3Event, orders: OrderStore): Promise<Order | null> {
-  const id = orderIdOf(event);
-  const stored = await orders.get(id);
-  if (!stored) throw notFound(`no order with id ${id}`);
+async function getOrder(event: H3Event, { path, headers }: InputOf<Route<"getOrder">>, orders: OrderStore): Promise<Order | null> {
+  const stored = await orders.get(path.orderId);
+  if (!stored) throw notFound(`no order with id ${path.orderId}`);
   const order = withEtag(event, stored);
-  if (!noneMatchHits(event.req.headers.get("if-none-match"), orderEtag(stored))) return order;
+  if (!noneMatchHits(headers["If-None-Match"], orderEtag(stored))) return order;
   event.res.status = 304;
   return null;
 }
 
 /** updateOrder: PATCH /v1/store/orders/{orderId} {status}; delivered sells the pet, cancelled frees it. */
-export async function updateOrder(event: H3Event, orders: OrderStore, now: () => number): Promise<Order> {
-  const id = orderIdOf(event);
+async function updateOrder(event: H3Event, { path, headers }: InputOf<Route<"updateOrder">>, orders: OrderStore, now: () => number): Promise<Order> {
+  const id = path.orderId;
   const parsed = OrderPatchSchema.safeParse(await readJsonBody(event, MERGE_PATCH_MEDIA_TYPES));
   if (!parsed.success) throw invalidBody(describeIssue(parsed.error));
   const to = parsed.data.status;
-  const result = await orders.transition(id, to, new Date(now()), conditionOf(event, id));
+  const result = await orders.transition(id, to, new Date(now()), conditionOf(headers["If-Match"], id));
   if (result.outcome === "not_found") throw notFound(`no order with id ${id}`);
   if (result.outcome === "precondition_failed") {
     throw new ApiHttpError("precondition_failed", `order ${id} has changed since the ETag in If-Match: nothing was changed; read it again`);
   }
   if (result.outcome === "invalid_transition") throw invalidTransition(id, result.stored.order.status, to);
   return withEtag(event, result.stored);
-}
-
-/** getInventory: GET /v1/store/inventory, from counts the store keeps, never a scan. */
-export async function getInventory(orders: OrderStore): Promise<Inventory> {
-  return orders.inventory();
 }
 
 function withEtag(event: H3Event, stored: StoredOrder): Order {
@@ -98,8 +112,8 @@ function withEtag(event: H3Event, stored: StoredOrder): Order {
  * If-Match as the revision the store checks in the same step as the change; with several tags
  * none of which can be current the store is told revision 0, which never is.
  */
-function conditionOf(event: H3Event, id: number): ChangeOptions {
-  const revisions = ifMatchRevisions(event.req.headers.get("if-match"), id, "order");
+function conditionOf(ifMatch: string | undefined, id: number): ChangeOptions {
+  const revisions = ifMatchRevisions(ifMatch, id, "order");
   if (revisions === undefined) return {};
   // Revisions only grow: of several tags only the newest can still be current.
   return { ifRevision: revisions.length === 0 ? 0 : Math.max(...revisions) };
@@ -109,27 +123,4 @@ function invalidTransition(id: number, from: OrderStatus, to: OrderStatus): ApiH
   const next = ORDER_TRANSITIONS[from];
   const allowed = next.length === 0 ? `${from} is final` : `from ${from} it can go to ${next.join(" or ")}`;
   return new ApiHttpError("invalid_transition", `order ${id} cannot go from ${from} to ${to}: ${allowed}`);
-}
-
-function orderIdOf(event: H3Event): number {
-  const raw = event.context.params?.orderId ?? "";
-  const id = parsePositiveInteger(raw);
-  if (id === undefined) throw invalidParameter("orderId", `must be a positive integer, got "${safeEcho(raw)}"`);
-  return id;
-}
-
-function parseStatus(raw: string | undefined): OrderStatus | undefined {
-  if (raw === undefined) return undefined;
-  if (!isOrderStatus(raw)) throw invalidParameter("status", `must be one of ${ORDER_STATUSES.join(", ")}, got "${safeEcho(raw)}"`);
-  return raw;
-}
-
-/** The same query with the next cursor; the values were validated (digits, a status), so need no escaping. */
-function nextPageUrl(current: URL, query: { limit?: string; status?: string; petId?: string }, lastId: number): string {
-  const parts = [
-    query.limit === undefined ? "" : `limit=${query.limit}&`,
-    query.status === undefined ? "" : `status=${query.status}&`,
-    query.petId === undefined ? "" : `petId=${query.petId}&`,
-  ];
-  return `${current.origin}${current.pathname}?${parts.join("")}cursor=${encodeCursor(lastId)}`;
 }

@@ -3,9 +3,16 @@ import { RotateKeySchema, type CreatedKey } from "../../contract/schemas.js";
 import { describeIssue } from "../../contract/validation.js";
 import { invalidBody, notFound } from "../errors.js";
 import { readJsonBody } from "../internal/json-body.js";
-import { safeEcho } from "../internal/query.js";
+import { safeEcho } from "../../support/safe-echo.js";
 import { displayPrefix, generateApiKey, hashApiKey } from "../keys/secrets.js";
-import type { KeyRoutesDeps } from "./keys.js";
+import type { KeyLimits } from "../../contract/schemas.js";
+import type { KeyRecord, KeyStore } from "../../store/key-store.js";
+
+export interface RotateKeyDeps {
+  keys: KeyStore;
+  limitsOf: (key: KeyRecord) => KeyLimits;
+  now: () => number;
+}
 
 /** Without graceSeconds: an hour, time enough to roll the new secret out to a fleet of clients. */
 export const DEFAULT_ROTATION_GRACE_SECONDS = 3600;
@@ -14,8 +21,7 @@ export const DEFAULT_ROTATION_GRACE_SECONDS = 3600;
  * POST /v1/keys/{id}/rotate: a new secret for the same key (id, plan, counters are keyed by id).
  * The new secret is in this answer and nowhere else; the old one works until the grace ends.
  */
-export async function rotateKey(event: H3Event, deps: KeyRoutesDeps): Promise<CreatedKey> {
-  const id = event.context.params?.id ?? "";
+export async function rotateKey(event: H3Event, id: string, deps: RotateKeyDeps): Promise<CreatedKey> {
   const parsed = RotateKeySchema.safeParse(await readJsonBody(event));
   if (!parsed.success) throw invalidBody(describeIssue(parsed.error));
   const graceSeconds = parsed.data.graceSeconds ?? DEFAULT_ROTATION_GRACE_SECONDS;

@@ -1,0 +1,113 @@
+// The Pets tag: its operations, their parameters and answers. Handlers: src/server/routes/pets.ts.
+import { componentRef } from "../components.js";
+import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET_HTTP_DATE } from "../constants.js";
+import { entityTags, pageCursor, pageLimit, positiveId, statusFilter } from "../parameters.js";
+import type { RouteEntry } from "../route-types.js";
+import { NewPetSchema, PetPatchSchema, PetSchema, PetsSchema, PetStatusSchema } from "../schemas.js";
+import { IDEMPOTENCY_ERRORS, IDEMPOTENCY_KEY, IF_NONE_MATCH, MERGE_PATCH_MEDIA_TYPES } from "./shared.js";
+
+const PET_ID = { petId: positiveId().describe("The pet's id.") };
+const IF_MATCH = entityTags().describe(
+  "The pet's ETag as you last read it: 412 precondition_failed, changing nothing, when the pet has changed since.",
+);
+
+export const PET_ROUTES = [
+  {
+    operationId: "listPets",
+    method: "GET",
+    path: "/pets",
+    access: "key",
+    stability: "stable",
+    request: {
+      query: {
+        limit: pageLimit().describe("Maximum number of pets to return."),
+        status: statusFilter(PetStatusSchema).describe("Only pets with this status."),
+        categoryId: positiveId().describe("Only pets of this category; combines with status."),
+        cursor: pageCursor().describe("Opaque: take it from the `Link` of the previous page."),
+      },
+      headers: { "If-None-Match": IF_NONE_MATCH },
+    },
+    doc: {
+      tag: "pets",
+      summary: "List pets, a page at a time",
+      description:
+        "Pets ordered by id, filtered by status and/or category. When more follow, `Link` carries the URL of the next page, with the same filters.",
+      success: { status: 200, description: "A page of pets.", schema: componentRef(PetsSchema), headers: ["Link-Next", "ETag"], notModified: true },
+          },
+  },
+  {
+    operationId: "createPet",
+    method: "POST",
+    path: "/pets",
+    access: "key",
+    stability: "stable",
+    request: { body: NewPetSchema, headers: { "Idempotency-Key": IDEMPOTENCY_KEY } },
+    doc: {
+      tag: "pets",
+      summary: "Add a pet",
+      description:
+        "Answers 201 only once the pet is on disk. A pet sent without `status` is `available`. " +
+        "With an Idempotency-Key, a retry gets the first answer again instead of a second pet.",
+      success: {
+        status: 201,
+        description: "The pet, with the id the service assigned.",
+        schema: componentRef(PetSchema),
+        headers: ["Location", "ETag", "Idempotent-Replayed"],
+      },
+      errors: [...IDEMPOTENCY_ERRORS],
+    },
+  },
+  {
+    operationId: "getPet",
+    method: "GET",
+    path: "/pets/{petId}",
+    access: "key",
+    stability: "stable",
+    deprecated: {
+      since: GET_PET_DEPRECATED_AT,
+      sunset: GET_PET_SUNSET_HTTP_DATE,
+      successor: "/pets",
+      successorText: "GET /pets with the status filter",
+    },
+    request: { path: PET_ID, headers: { "If-None-Match": IF_NONE_MATCH } },
+    doc: {
+      tag: "pets",
+      summary: "Get a pet by id (deprecated)",
+      success: { status: 200, description: "The pet.", schema: componentRef(PetSchema), headers: ["ETag"], notModified: true },
+      errors: ["NotFound"],
+    },
+  },
+  {
+    operationId: "updatePet",
+    method: "PATCH",
+    path: "/pets/{petId}",
+    access: "key",
+    stability: "stable",
+    request: { path: PET_ID, headers: { "If-Match": IF_MATCH }, body: PetPatchSchema, mediaTypes: MERGE_PATCH_MEDIA_TYPES },
+    doc: {
+      tag: "pets",
+      summary: "Change a pet (JSON Merge Patch)",
+      description:
+        "RFC 7396: the fields sent replace the pet's, the others stay. Any status may change to any other, " +
+        "except while the pet has an open order (409 pet_has_open_order; its name and category may still change). " +
+        "A patch that changes nothing is refused (400 invalid_body).",
+      success: { status: 200, description: "The whole pet, as updated.", schema: componentRef(PetSchema), headers: ["ETag"] },
+      errors: ["NotFound", "PreconditionFailed", "PetHasOpenOrder"],
+    },
+  },
+  {
+    operationId: "deletePet",
+    method: "DELETE",
+    path: "/pets/{petId}",
+    access: "key",
+    stability: "stable",
+    request: { path: PET_ID, headers: { "If-Match": IF_MATCH } },
+    doc: {
+      tag: "pets",
+      summary: "Delete a pet",
+      description: "The pet is gone from every listing and from GET; its id is never given to another pet.",
+      success: { status: 204, description: "Deleted." },
+      errors: ["NotFound", "PreconditionFailed", "PetHasOpenOrder"],
+    },
+  },
+] as const satisfies readonly RouteEntry[];
