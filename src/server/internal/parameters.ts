@@ -9,10 +9,11 @@ import type * as z from "zod";
 import type { InputOf, ParameterShape, RouteEntry } from "../../contract/route-types.js";
 import { safeEcho } from "../../support/safe-echo.js";
 import { invalidParameter } from "../errors.js";
-import { anyRequestHeader } from "./request-header.js";
+import { headerReader } from "./request-header.js";
 
 type Values = Record<string, unknown>;
-type Declared = ReadonlyArray<readonly [name: string, schema: z.ZodType]>;
+/** What most requests send of an operation's header parameters: none (shared, never written). */
+const NONE: Values = Object.freeze({});
 
 /** Reads one operation's parameters; made once per operation, when routes are registered. */
 export interface ParameterReader<R> {
@@ -23,52 +24,86 @@ export interface ParameterReader<R> {
 }
 
 export function parameterReader<R extends RouteEntry>(route: R): ParameterReader<R> {
-  const path = declared(route.request?.path);
-  const query = declared(route.request?.query);
-  const headers = declared(route.request?.headers).map(([name, schema]) => [name, schema, name.toLowerCase()] as const);
-  const known = query.map(([name]) => name);
-  const unknownRule = `is not a known query parameter (${known.length === 0 ? "this operation takes none" : `known: ${known.join(", ")}`})`;
-  const readHeaders = (event: H3Event): Values => {
-    const values: Values = {};
-    for (const [name, schema, lower] of headers) {
-      const raw = anyRequestHeader(event, lower);
-      if (raw !== null) values[name] = parse(name, schema, raw);
+  return new OperationParameters(route) as ParameterReader<R>;
+}
+
+class OperationParameters implements ParameterReader<RouteEntry> {
+  readonly #path: Parameter[];
+  readonly #query: Parameter[];
+  readonly #headers: Array<{ parameter: Parameter; read: (event: H3Event) => string | null }>;
+  /** The probes and /metrics, outside the API, take any query string. */
+  readonly #strict: boolean;
+  readonly #unknown: string;
+
+  constructor(route: RouteEntry) {
+    this.#path = declared(route.request?.path);
+    this.#query = declared(route.request?.query);
+    this.#headers = declared(route.request?.headers).map((parameter) => ({ parameter, read: headerReader(parameter.name.toLowerCase()) }));
+    this.#strict = route.outsideApi !== true;
+    const known = this.#query.map((parameter) => parameter.name);
+    this.#unknown = `is not a known query parameter (${known.length === 0 ? "this operation takes none" : `known: ${known.join(", ")}`})`;
+  }
+
+  read(event: H3Event, headers?: Values): InputOf<RouteEntry> {
+    const path: Values = {};
+    for (const parameter of this.#path) path[parameter.name] = parameter.parse(event.context.params?.[parameter.name] ?? "");
+    return { path, query: this.#readQuery(event.url), headers: headers ?? this.readHeaders(event) };
+  }
+
+  readHeaders(event: H3Event): Values {
+    let values: Values | undefined;
+    for (const { parameter, read } of this.#headers) {
+      const text = read(event);
+      if (text !== null) (values ??= {})[parameter.name] = parameter.parse(text);
     }
-    return values;
-  };
-  const readQuery = (url: URL): Values => {
+    return values ?? NONE;
+  }
+
+  #readQuery(url: URL): Values {
     // No query string (most requests): nothing to look at.
-    if (url.search.length <= 1 || route.outsideApi) return {};
+    if (url.search.length <= 1 || !this.#strict) return {};
     const sent = new Map<string, string>();
-    for (const [name, value] of url.searchParams) {
-      if (!known.includes(name)) throw invalidParameter(safeEcho(name), unknownRule);
+    for (const [name, text] of url.searchParams) {
+      if (!this.#query.some((parameter) => parameter.name === name)) throw invalidParameter(safeEcho(name), this.#unknown);
       if (sent.has(name)) throw invalidParameter(name, "must be given at most once");
-      sent.set(name, value);
+      sent.set(name, text);
     }
     const values: Values = {};
-    for (const [name, schema] of query) {
-      const raw = sent.get(name);
-      if (raw !== undefined) values[name] = parse(name, schema, raw);
+    for (const parameter of this.#query) {
+      const text = sent.get(parameter.name);
+      if (text !== undefined) values[parameter.name] = parameter.parse(text);
     }
     return values;
-  };
-  return {
-    read: (event, readAlready) => {
-      const values: Values = {};
-      for (const [name, schema] of path) values[name] = parse(name, schema, event.context.params?.[name] ?? "");
-      const input = { path: values, query: readQuery(event.url), headers: readAlready ?? readHeaders(event) };
-      return input as InputOf<R>;
-    },
-    readHeaders: readHeaders as (event: H3Event) => InputOf<R>["headers"],
-  };
+  }
 }
 
-function declared(shape: ParameterShape | undefined): Declared {
-  return shape === undefined ? [] : Object.entries(shape);
+/** One declared parameter: its name, its schema, and the last text it accepted, with its value. */
+class Parameter {
+  #lastText: string | undefined;
+  #lastValue: unknown;
+
+  constructor(
+    readonly name: string,
+    readonly schema: z.ZodType,
+  ) {}
+
+  /**
+   * The value of `text`, or 400 invalid_parameter naming the parameter and its rule. Pollers send
+   * the same text again and again (a limit, an If-None-Match): the last one accepted is
+   * remembered, when its value is a plain value no handler could change.
+   */
+  parse(text: string): unknown {
+    if (text === this.#lastText) return this.#lastValue;
+    const parsed = this.schema.safeParse(text);
+    if (!parsed.success) throw invalidParameter(this.name, parsed.error.issues[0]?.message ?? "is not valid");
+    if (typeof parsed.data !== "object") {
+      this.#lastText = text;
+      this.#lastValue = parsed.data;
+    }
+    return parsed.data;
+  }
 }
 
-function parse(name: string, schema: z.ZodType, raw: string): unknown {
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  throw invalidParameter(name, parsed.error.issues[0]?.message ?? "is not valid");
+function declared(shape: ParameterShape | undefined): Parameter[] {
+  return shape === undefined ? [] : Object.entries(shape).map(([name, schema]) => new Parameter(name, schema));
 }

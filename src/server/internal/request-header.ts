@@ -40,7 +40,8 @@ export function requestHeader(event: H3Event, name: JoinedHeaderName): string | 
   return value === undefined ? null : typeof value === "string" ? value : value.join(", ");
 }
 
-/** Any request header by its lower-case name: node's where it agrees with the Headers view, else the view's. */
-export function anyRequestHeader(event: H3Event, name: string): string | null {
-  return JOINED.has(name) ? requestHeader(event, name as JoinedHeaderName) : event.req.headers.get(name);
+/** A reader of one request header, by its lower-case name: node's where it agrees with the Headers view, else the view's. */
+export function headerReader(name: string): (event: H3Event) => string | null {
+  if (JOINED.has(name)) return (event) => requestHeader(event, name as JoinedHeaderName);
+  return (event) => event.req.headers.get(name);
 }
