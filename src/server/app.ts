@@ -8,6 +8,7 @@ import type { OrderStore } from "../store/order-store.js";
 import type { PetStore, SharedListingVersion } from "../store/pet-store.js";
 import { toErrorResponse } from "./error-response.js";
 import type { TrustProxy } from "./internal/client-ip.js";
+import type { FrameworkInternals } from "./internal/framework-internals.js";
 import { REQUEST_ID_HEADER, requestIdOf } from "./internal/request-id.js";
 import type { OutageLog } from "./logging/outage-log.js";
 import type { MetricsObserver } from "./metrics/observer.js";
@@ -70,6 +71,8 @@ export interface AppDeps {
   cors?: CorsOptions;
   /** Over PostgreSQL with a shared Redis: when a kept listing is still right (see RedisListingVersion). */
   listings?: SharedListingVersion;
+  /** h3's private internals where it has them (see framework-internals.ts); PUBLIC_PATHS in a test. */
+  internals?: FrameworkInternals;
 }
 
 /** Builds the API as an h3 app (a fetch function); it never listens. */

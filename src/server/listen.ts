@@ -1,14 +1,14 @@
 // The listener: listhen on exactly the port asked for, over HTTP or HTTPS, with the request
 // limits applied and Node's refusals answered with the Error body.
-import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { H3 } from "h3";
 import { listen, type Listener } from "listhen";
 import { Readable } from "node:stream";
-import { NodeRequest, sendNodeResponse, type NodeResponse } from "srvx/node";
+import { NodeRequest, sendNodeResponse } from "srvx/node";
 import { errorJson } from "../contract/errors.js";
 import { messageOf } from "../support/error-text.js";
 import { INTERNAL_ERROR_MESSAGE } from "./error-response.js";
-import { PreparedAnswer } from "./internal/prepared-answer.js";
+import { frameworkInternals, type FrameworkInternals } from "./internal/framework-internals.js";
 import { applyLimits, DEFAULT_LIMITS, type HttpLimits } from "./internal/deadlines.js";
 import { listhenHttps, type ServeTls } from "./internal/tls.js";
 import { SECURITY_HEADERS_OBJECT } from "./internal/security-headers.js";
@@ -20,6 +20,8 @@ export interface ListenOptions {
   tls?: ServeTls;
   /** The deadlines and head size; tests pass short deadlines. */
   limits?: Partial<HttpLimits>;
+  /** How answers are handed to node: srvx's private fast path where it has one (PUBLIC_PATHS in a test). */
+  internals?: FrameworkInternals;
 }
 
 export interface HttpListener {
@@ -41,7 +43,7 @@ export async function listenStrict(app: H3, options: ListenOptions): Promise<Htt
   const { port, host } = options;
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const https = options.tls ? await listhenHttps(options.tls) : false;
-  const handler = toNodeListener(app);
+  const handler = toNodeListener(app, options.internals ?? frameworkInternals());
   const listener = await listen(handler, {
     port: { port, random: port === 0 },
     hostname: host,
@@ -79,12 +81,12 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => unknown;
  * h3/node's toNodeHandler (srvx), plus the missing-Host check before the app and an Error body
  * when sending fails. The app sets the reason phrase on every response (see the guard).
  */
-function toNodeListener(app: H3): RequestListener {
+function toNodeListener(app: H3, internals: FrameworkInternals): RequestListener {
   return (req, res) => {
     if (refuseMissingHost(req, res)) return;
     const answer = app.fetch(new NodeRequest({ req, res }) as unknown as Request);
-    if (answer instanceof Promise) answer.then((response) => send(res, response), (error) => fail(res, error));
-    else send(res, answer);
+    if (answer instanceof Promise) answer.then((response) => send(res, response, internals), (error) => fail(res, error));
+    else send(res, answer, internals);
   };
 }
 
@@ -93,16 +95,11 @@ function toNodeListener(app: H3): RequestListener {
  * body already in memory goes out with writeHead and one end(), which node sends as a single
  * write of head and body. sendNodeResponse would write the body, then end through a promise
  * (two writes, a writev and a promise per answer; measured in scenario 1's profile). Streams
- * (the event stream) and any other Response still go through sendNodeResponse.
+ * (the event stream) and any other Response still go through sendNodeResponse, and so does
+ * everything where `internals` has no private path (see framework-internals.ts).
  */
-function send(res: ServerResponse, response: Response): void {
-  const head = response instanceof PreparedAnswer ? response.nodeHeaders() : undefined;
-  if (head !== undefined) {
-    const { code, payload } = response as PreparedAnswer;
-    writeWhole(res, code, STATUS_CODES[code] ?? "", head, payload);
-    return;
-  }
-  const prepared = (response as Partial<NodeResponse>)._toNodeResponse?.();
+function send(res: ServerResponse, response: Response, internals: FrameworkInternals): void {
+  const prepared = internals.nodeParts(response);
   if (prepared === undefined) {
     sendNodeResponse(res, response).catch((error: unknown) => fail(res, error));
     return;
@@ -113,8 +110,7 @@ function send(res: ServerResponse, response: Response): void {
     return;
   }
   if (body instanceof ReadableStream || body instanceof Readable) {
-    const pairs: Array<[string, string]> = [];
-    for (let i = 0; i < headers.length; i += 2) pairs.push([headers[i]!, headers[i + 1]!]);
+    const pairs = headerPairs(headers);
     const web = body instanceof ReadableStream ? body : (Readable.toWeb(body) as ReadableStream);
     sendNodeResponse(res, new Response(web, { status, statusText, headers: pairs })).catch((error: unknown) => fail(res, error));
     return;
@@ -134,6 +130,15 @@ function send(res: ServerResponse, response: Response): void {
   } catch (error) {
     fail(res, error);
   }
+}
+
+/** srvx's flat [name, value, name, value...] list as pairs; pairs as they are. */
+function headerPairs(headers: string[] | Array<[string, string]>): Array<[string, string]> {
+  if (headers.length === 0 || Array.isArray(headers[0])) return headers as Array<[string, string]>;
+  const flat = headers as string[];
+  const pairs: Array<[string, string]> = [];
+  for (let i = 0; i < flat.length; i += 2) pairs.push([flat[i]!, flat[i + 1]!]);
+  return pairs;
 }
 
 /** A body in memory: node sends the head and the body in one write. */

@@ -8,6 +8,7 @@ import { defaultLimitsConfig, limitsFor } from "../limits/plans.js";
 import { createApp } from "./app.js";
 import { DOCS_PATH } from "./docs/page.js";
 import { environmentAdminKey, ensureAdminKey } from "./keys/admin-keys.js";
+import type { FrameworkInternals } from "./internal/framework-internals.js";
 import { listenStrict } from "./listen.js";
 import { openBackends } from "./open-backends.js";
 import { createLogger, type LogSink, type ServerLogger } from "./request-log.js";
@@ -57,6 +58,8 @@ export interface ServeOptions {
   corsOrigins?: string[];
   /** The most API keys the store may hold; tests lower it. */
   maxKeys?: number;
+  /** PUBLIC_PATHS: none of h3's or srvx's private internals (a test shows the answers are the same). */
+  frameworkInternals?: FrameworkInternals;
 }
 
 export interface ServeIO {
@@ -121,12 +124,13 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
       readiness: () => checkReadiness(checks),
       cors: options.corsOrigins?.length ? { origins: options.corsOrigins } : undefined,
       metricsRoute: metrics && options.metricsToken ? { token: options.metricsToken, scrape: metrics.scrape } : undefined,
+      internals: options.frameworkInternals,
     });
     if (metrics && options.metricsPort !== undefined) {
       const { listenMetrics } = await import("./metrics/metrics-listener.js");
       metricsListener = await listenMetrics(metrics.scrape, options.metricsHost ?? "127.0.0.1", options.metricsPort);
     }
-    const listener = await listenStrict(app, { port: options.port, host: options.host, tls: options.tls });
+    const listener = await listenStrict(app, { port: options.port, host: options.host, tls: options.tls, internals: options.frameworkInternals });
     const baseUrl = `${listener.origin}${API_PREFIX}`;
     try {
       // Only once listening: a start that fails (a port in use) must not store a key nobody saw.

@@ -5,6 +5,9 @@
 import { STATUS_CODES } from "node:http";
 import { FastResponse } from "srvx";
 import type { HeaderList } from "../../limits/headers.js";
+import { readHeadersGetter, type NodeParts } from "./framework-internals.js";
+
+const inheritedHeaders = readHeadersGetter();
 
 export class PreparedAnswer extends FastResponse {
   readonly code: number;
@@ -22,27 +25,31 @@ export class PreparedAnswer extends FastResponse {
   }
 
   /**
-   * The headers for node's writeHead: these, and the body's Content-Length unless one is set (a
-   * compressed body's). Undefined once `headers` was read: what is sent is then what srvx holds.
+   * Its parts for node's writeHead: these headers, and the body's Content-Length unless one is set
+   * (a compressed body's). Undefined once `headers` was read, or when reads cannot be seen: what
+   * is sent is then what srvx holds.
    */
-  nodeHeaders(): HeaderList | undefined {
-    if (this.#headersRead) return undefined;
+  nodeParts(): NodeParts | undefined {
+    if (this.#headersRead || inheritedHeaders === undefined) return undefined;
     const headers = this.#headers;
     const payload = this.payload;
-    if (payload === null || headers.some(([name]) => name === "content-length")) return headers;
-    return [...headers, ["content-length", String(typeof payload === "string" ? Buffer.byteLength(payload) : payload.byteLength)]];
+    const statusText = STATUS_CODES[this.code] ?? "";
+    if (payload === null || headers.some(([name]) => name === "content-length")) return { status: this.code, statusText, headers, body: payload };
+    const length = String(typeof payload === "string" ? Buffer.byteLength(payload) : payload.byteLength);
+    return { status: this.code, statusText, headers: [...headers, ["content-length", length]], body: payload };
   }
 
   static {
     // Response declares `headers` as a property, so TypeScript allows no accessor over it; the
     // prototype gets one that notes the read and hands over srvx's own Headers.
-    const inherited = Object.getOwnPropertyDescriptor(FastResponse.prototype, "headers");
-    Object.defineProperty(PreparedAnswer.prototype, "headers", {
-      configurable: true,
-      get(this: PreparedAnswer): Headers {
-        this.#headersRead = true;
-        return inherited?.get?.call(this) as Headers;
-      },
-    });
+    if (inheritedHeaders !== undefined) {
+      Object.defineProperty(PreparedAnswer.prototype, "headers", {
+        configurable: true,
+        get(this: PreparedAnswer): Headers {
+          this.#headersRead = true;
+          return inheritedHeaders.call(this);
+        },
+      });
+    }
   }
 }

@@ -20,6 +20,7 @@ import { REQUEST_ID_HEADER, requestIdOf } from "../internal/request-id.js";
 import { isWrite } from "../ops/observe.js";
 import { NO_STORE, NOSNIFF, securityHeaders } from "../internal/security-headers.js";
 import { PreparedAnswer } from "../internal/prepared-answer.js";
+import { frameworkInternals, type FrameworkInternals } from "../internal/framework-internals.js";
 import { requestHeader } from "../internal/request-header.js";
 
 export interface GuardDeps {
@@ -41,6 +42,8 @@ export interface GuardDeps {
    * before it is answered: instances sharing a database then drop the listings they keep.
    */
   announceChange?: () => Promise<void>;
+  /** How the handlers' response headers are found: h3's private symbols where it has them (PUBLIC_PATHS in a test). */
+  internals?: FrameworkInternals;
 }
 
 const JSON_CONTENT_TYPE: [string, string] = ["content-type", "application/json;charset=UTF-8"];
@@ -60,7 +63,8 @@ const JSON_CONTENT_TYPE: [string, string] = ["content-type", "application/json;c
  * key this instance has cached) and a handler that answers at once (a kept listing), the whole
  * request runs in one synchronous pass, and app.fetch hands back the Response itself.
  */
-export function createGuard(deps: GuardDeps): Middleware {
+export function createGuard(given: GuardDeps): Middleware {
+  const deps = { ...given, internals: given.internals ?? frameworkInternals() };
   return (event, next) => {
     const routes = event.context.matchedRoute?.meta as PathRoutes | undefined;
     if (routes?.unlimited) return unlimited(event, next, routes);
@@ -83,7 +87,9 @@ function unlimited(event: H3Event, next: Next, routes: PathRoutes): unknown {
   return whenReady(next(), (result) => withReasonPhrase(event, result));
 }
 
-function count(event: H3Event, next: Next, deps: GuardDeps, routes: PathRoutes | undefined, operation: RouteEntry | undefined, credential: Credential): unknown {
+type Deps = GuardDeps & { internals: FrameworkInternals };
+
+function count(event: H3Event, next: Next, deps: Deps, routes: PathRoutes | undefined, operation: RouteEntry | undefined, credential: Credential): unknown {
   const key = credential.key;
   const subject = key ? `key:${key.id}` : `ip:${clientIp(event, deps.trustProxy)}`;
   const limits = key ? deps.limitsOf(key) : (deps.anonymousLimitsOf?.() ?? deps.anonymousLimits);
@@ -92,7 +98,7 @@ function count(event: H3Event, next: Next, deps: GuardDeps, routes: PathRoutes |
   return limiter.consume(subject, limits).then((decided) => admit(event, next, deps, routes, operation, credential, decided));
 }
 
-function admit(event: H3Event, next: Next, deps: GuardDeps, routes: PathRoutes | undefined, operation: RouteEntry | undefined, credential: Credential, decision: Decision): unknown {
+function admit(event: H3Event, next: Next, deps: Deps, routes: PathRoutes | undefined, operation: RouteEntry | undefined, credential: Credential, decision: Decision): unknown {
   const key = credential.key;
   const headers = rateLimitHeaders(decision, deps.now());
   headers.push([REQUEST_ID_HEADER, requestIdOf(event)]);
@@ -120,17 +126,23 @@ function admit(event: H3Event, next: Next, deps: GuardDeps, routes: PathRoutes |
   }
   if (isPending(result)) {
     return result.then(
-      (answer) => answered(event, answer, headers, announce),
+      (answer) => answered(event, answer, headers, announce, deps.internals),
       (error: unknown) => failed(event, headers, announce, error),
     );
   }
-  return answered(event, result, headers, announce);
+  return answered(event, result, headers, announce, deps.internals);
 }
 
 /** The handler's result as a response with the guard's headers, once any change is announced. */
-function answered(event: H3Event, result: unknown, headers: HeaderList, announce: (() => Promise<void>) | undefined): unknown {
-  if (announce) return announce().then(() => respond(event, result, headers));
-  return respond(event, result, headers);
+function answered(
+  event: H3Event,
+  result: unknown,
+  headers: HeaderList,
+  announce: (() => Promise<void>) | undefined,
+  internals: FrameworkInternals,
+): unknown {
+  if (announce) return announce().then(() => respond(event, result, headers, internals));
+  return respond(event, result, headers, internals);
 }
 
 /** The handler failed: the single error path (toErrorResponse) copies these headers onto the error response. */
@@ -145,11 +157,11 @@ function failed(event: H3Event, headers: HeaderList, announce: (() => Promise<vo
   throw error;
 }
 
-function respond(event: H3Event, result: unknown, headers: HeaderList): unknown {
-  if (result instanceof JsonText) return jsonTextResponse(event, result, headers);
-  if (isJsonValue(result)) return jsonResponse(event, result, headers);
+function respond(event: H3Event, result: unknown, headers: HeaderList, internals: FrameworkInternals): unknown {
+  if (result instanceof JsonText) return jsonTextResponse(event, result, headers, internals);
+  if (isJsonValue(result)) return jsonResponse(event, result, headers, internals);
   if (result instanceof NotModified) return notModified(event, result, headers);
-  if (result === null && event.res.status === 204) return withoutBody(event, headers);
+  if (result === null && event.res.status === 204) return withoutBody(event, headers, internals);
   // A response of the handler's own (the event stream) keeps its Cache-Control.
   setHeaders(event, ownsCacheControl(result) ? headers.filter(([name]) => name !== "cache-control") : headers);
   return withReasonPhrase(event, result);
@@ -233,8 +245,8 @@ function refuse(event: H3Event, refusal: Refusal, headers: HeaderList): Response
 }
 
 /** h3's own answer for a JSON-serialisable result, with the handler's status and headers. */
-function jsonResponse(event: H3Event, result: object, headers: HeaderList): Response {
-  moveHeaders(event, headers);
+function jsonResponse(event: H3Event, result: object, headers: HeaderList, internals: FrameworkInternals): Response {
+  moveHeaders(event, headers, internals);
   headers.push(JSON_CONTENT_TYPE);
   return fastResponse(event, event.res.status ?? 200, JSON.stringify(result), headers);
 }
@@ -243,27 +255,16 @@ function jsonResponse(event: H3Event, result: object, headers: HeaderList): Resp
  * A body the handler serialised (and may have kept), with its own headers. What other middleware
  * put in h3's response headers (CORS) is moved too: merged by h3, the body would go out chunked.
  */
-function jsonTextResponse(event: H3Event, result: JsonText, headers: HeaderList): Response {
-  moveHeaders(event, headers);
+function jsonTextResponse(event: H3Event, result: JsonText, headers: HeaderList, internals: FrameworkInternals): Response {
+  moveHeaders(event, headers, internals);
   headers.push(...result.headers, JSON_CONTENT_TYPE);
   return fastResponse(event, 200, result.text, headers);
 }
 
-// h3 keeps the response's Headers under these registry symbols and creates them on first use of
-// event.res.headers: reading them to find nothing would build an undici Headers per request.
-// test/server/cors.test.ts fails if a version of h3 moves them (the CORS headers would be lost).
-const H3_RESPONSE = Symbol.for("h3.internal.event.res");
-const H3_RESPONSE_HEADERS = Symbol.for("h3.internal.event.res.headers");
-
-/** Whether anything (a handler, the CORS middleware) set a response header through h3. */
-function hasH3Headers(event: H3Event): boolean {
-  const response = (event as unknown as Record<symbol, Record<symbol, unknown> | undefined>)[H3_RESPONSE];
-  return response?.[H3_RESPONSE_HEADERS] !== undefined;
-}
-
 /** The handler's headers onto `headers`: moved, not copied, or h3 would merge them in a second time. */
-function moveHeaders(event: H3Event, headers: HeaderList): void {
-  if (!hasH3Headers(event)) return;
+function moveHeaders(event: H3Event, headers: HeaderList, internals: FrameworkInternals): void {
+  // Reading event.res.headers would create them: first ask whether anything set one.
+  if (!internals.hasResponseHeaders(event)) return;
   const set = event.res.headers;
   const moved: string[] = [];
   for (const [name, value] of set) {
@@ -277,8 +278,8 @@ function moveHeaders(event: H3Event, headers: HeaderList): void {
  * A 204 with the handler's headers, built here like a JSON answer: through h3 a null result is
  * merged into undici Headers, a cost measured as the larger part of a 304's before NotModified.
  */
-function withoutBody(event: H3Event, headers: HeaderList): Response {
-  moveHeaders(event, headers);
+function withoutBody(event: H3Event, headers: HeaderList, internals: FrameworkInternals): Response {
+  moveHeaders(event, headers, internals);
   return new PreparedAnswer(204, null, headers);
 }
 
