@@ -11,14 +11,13 @@ import {
 import type * as z from "zod";
 import { componentRef } from "./components.js";
 import { parameterObjects } from "./openapi-parameters.js";
+import { TAGS } from "./tags.js";
 import { answers, groupByPath, type JsonSchema, type PathRoutes, type RouteEntry, ROUTES } from "./routes.js";
 
 export const BEARER = "bearerAuth";
 /** The same header, with a key that must be an admin's: a scheme of its own, so a reader sees which operations need one. */
 export const ADMIN_BEARER = "adminBearerAuth";
 
-/** The document's tag of each group, as the tags list at its top names them. */
-export const TAG_NAMES = { pets: "Pets", store: "Store", keys: "Keys", meta: "Meta" } as const;
 
 const isoDate = (instant: Date) => instant.toISOString().slice(0, 10);
 
@@ -46,7 +45,7 @@ function operation(route: RouteEntry): JsonSchema {
   const { success } = doc;
   return {
     operationId: route.operationId,
-    tags: [TAG_NAMES[doc.tag]],
+    tags: [TAGS[doc.tag].name],
     summary: doc.summary,
     description: [deprecationText(route), doc.description].filter(Boolean).join(" "),
     ...(route.deprecated ? { deprecated: true, "x-sunset": isoDate(new Date(route.deprecated.sunset)) } : {}),

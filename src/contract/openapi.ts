@@ -7,6 +7,7 @@ import { ADMIN_BEARER, BEARER, paths } from "./openapi-operations.js";
 import { componentResponses, headerComponents } from "./openapi-responses.js";
 import { componentSchemas } from "./openapi-schemas.js";
 import { ROUTES, type RouteEntry } from "./routes.js";
+import { TAGS } from "./tags.js";
 
 const DESCRIPTION = `The animal-store API.
 
@@ -62,15 +63,7 @@ export function buildOpenApiDocument(routes: readonly RouteEntry[] = ROUTES): Re
       { url: API_PREFIX, description: `Local: the server this document came from (\`petstore serve\`: ${LOCAL_BASE_URL})`, "x-internal": true },
     ],
     security: [{ [BEARER]: [] }],
-    tags: [
-      { name: "Pets", description: "The animals." },
-      {
-        name: "Store",
-        description: "Orders and the inventory. Beta: it may still change within v1; every answer says so with `X-API-Stability: beta`.",
-      },
-      { name: "Keys", description: "API keys; admin keys only." },
-      { name: "Meta", description: "About the API itself." },
-    ],
+    tags: Object.values(TAGS).map(({ name, description }) => ({ name, description })),
     paths: documentPaths,
     components: {
       schemas: componentSchemas(),

@@ -3,6 +3,7 @@
 // without importing the table that gathers them.
 import type * as z from "zod";
 import type { ErrorResponseName, HeaderName } from "./responses.js";
+import type { Tag } from "./tags.js";
 
 export type JsonSchema = Record<string, unknown>;
 export type Method = "GET" | "POST" | "PATCH" | "DELETE";
@@ -52,7 +53,7 @@ export interface SuccessResponse {
 
 /** What the OpenAPI document says of an operation beyond what the guard and router need. */
 export interface OperationDoc {
-  tag: "pets" | "store" | "keys" | "meta";
+  tag: Tag;
   summary: string;
   /** A deprecated operation's description starts with its dates and replacement. */
   description?: string;
