@@ -123,7 +123,6 @@ export async function updatePet(event: H3Event, pets: PetStore): Promise<Pet> {
   if (result.outcome === "not_found") throw notFound(`no pet with id ${id}`);
   if (result.outcome === "precondition_failed") throw preconditionFailed(id);
   if (result.outcome === "has_open_order") throw hasOpenOrder(id, result.orderId, "change its status");
-  if (result.outcome === "unchanged") throw invalidBody("nothing to update: every field sent already has that value");
   event.res.headers.set("etag", petEtag(result.stored));
   return result.stored.pet;
 }
