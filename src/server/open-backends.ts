@@ -2,13 +2,13 @@
 // keys; Redis, a persisted in-memory limiter (file mode) or a plain in-memory one for the limits.
 // Each engine module is imported only once chosen, so `serve --db file.json` never loads pg or
 // the Redis client (test/support/lazy-engines.test.ts fails if one of these imports becomes static).
-import { resolve } from "node:path";
 import type { BanPolicy } from "../limits/plans.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
 import type { RedisRateLimiter } from "../limits/redis-rate-limiter.js";
 import type { SharedListingVersion } from "../store/pet-store.js";
 import type { Store } from "../store/store.js";
 import type { WriteEvent } from "../store/lowdb/durable-json-file.js";
+import { resolveDbFile } from "../store/lowdb/db-file-path.js";
 import { redactUrl } from "../support/http-url.js";
 import type { StoreWrite } from "./metrics/observer.js";
 
@@ -31,6 +31,8 @@ export interface Backends {
   listings?: SharedListingVersion;
   /** For the start-up line, without passwords: "db /srv/petstore.json" or "db postgres://…, limits redis://…". */
   description: string;
+  /** The db file as resolved (symlinks followed), for the file engine. */
+  dbFile?: string;
 }
 
 export function isPostgresUrl(db: string): boolean {
@@ -40,14 +42,15 @@ export function isPostgresUrl(db: string): boolean {
 /** Opens the store, then the limiter; closes the store again when the limiter cannot start. */
 export async function openBackends(options: BackendOptions): Promise<Backends> {
   const postgres = isPostgresUrl(options.db);
-  const dbPath = postgres ? options.db : resolve(options.db);
+  // The file's one real name: the lock, the journal and the limits file all follow it.
+  const dbPath = postgres ? options.db : await resolveDbFile(options.db);
   const store = postgres ? await openPostgres(options.db, options) : await openLowdb(dbPath, options);
   try {
     const limiter = await openLimiter(options, postgres ? undefined : dbPath);
     const db = `db ${postgres ? redactUrl(options.db) : dbPath}`;
     const description = options.redis ? `${db}, limits ${redactUrl(options.redis)}` : db;
     const listings = postgres && options.redis ? await shareListings(limiter as RedisRateLimiter, store) : undefined;
-    return { store, limiter, description, listings };
+    return { store, limiter, description, listings, dbFile: postgres ? undefined : dbPath };
   } catch (error) {
     await store.close();
     throw error;

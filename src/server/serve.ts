@@ -1,6 +1,5 @@
 // The outer layer of the server: the only module that knows the db path, listhen, signals
 // and the lock. Everything below it is built from injected parts.
-import { resolve } from "node:path";
 import { API_PREFIX } from "../contract/constants.js";
 import { messageOf } from "../support/error-text.js";
 import { loadServeConfig } from "../limits/config.js";
@@ -18,7 +17,6 @@ import type { MetricsListener } from "./metrics/metrics-listener.js";
 import type { PrometheusMetrics } from "./metrics/prometheus.js";
 import { ReloadableLimits } from "./ops/limits-reload.js";
 import { checkReadiness, dbDirectoryCheck, type ReadinessCheck } from "./ops/readiness.js";
-import { isPostgresUrl } from "./open-backends.js";
 import type { Store } from "../store/store.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
 import type { LimitsConfig } from "../limits/plans.js";
@@ -84,7 +82,7 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
   const initial = configFile ? await loadServeConfig(configFile) : defaultLimitsConfig();
   const limits = new ReloadableLimits(initial, () => (configFile ? loadServeConfig(configFile) : Promise.resolve(defaultLimitsConfig())), logger);
   const metrics = wantsMetrics(options) ? await createMetrics() : undefined;
-  const { store, limiter, description, listings } = await openBackends({
+  const { store, limiter, description, listings, dbFile } = await openBackends({
     db: options.db,
     redis: options.redis,
     ban: initial.ban,
@@ -96,7 +94,7 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
   let metricsListener: MetricsListener | undefined;
   try {
     const environmentAdmin = options.adminKey ? environmentAdminKey(options.adminKey, now) : undefined;
-    const checks = readinessChecks(options, store, limiter, () => limits.current);
+    const checks = readinessChecks({ options, dbFile }, store, limiter, () => limits.current);
     const streams = new StreamRegistry(MAX_STREAMS_PER_KEY);
     metrics?.watchStreams(streams);
     const app = createApp({
@@ -224,9 +222,14 @@ async function createMetrics(): Promise<PrometheusMetrics & { watchPets(store: S
 }
 
 /** What /readyz asks: the store for a page of one pet, the db directory for a file, Redis for a usage. */
-function readinessChecks(options: ServeOptions, store: Store, limiter: RateLimiter, limits: () => LimitsConfig): ReadinessCheck[] {
+function readinessChecks(
+  { options, dbFile }: { options: ServeOptions; dbFile: string | undefined },
+  store: Store,
+  limiter: RateLimiter,
+  limits: () => LimitsConfig,
+): ReadinessCheck[] {
   const checks: ReadinessCheck[] = [{ name: "store", check: () => store.pets.list({ limit: 1 }) }];
-  if (!isPostgresUrl(options.db)) checks.push(dbDirectoryCheck(resolve(options.db)));
+  if (dbFile !== undefined) checks.push(dbDirectoryCheck(dbFile));
   if (options.redis) checks.push({ name: "limits (Redis)", check: () => limiter.peek("readyz", limits().anonymous) });
   return checks;
 }

@@ -69,3 +69,29 @@ export async function startServeProcess(options: ServeProcessOptions = {}): Prom
     },
   };
 }
+
+/** Runs `petstore serve` expecting its start to fail; its exit code (null if it started after all) and output. */
+export function serveToExit(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, "serve", ...args], {
+      env: { ...process.env, NO_COLOR: "1", PETSTORE_LOG_FORMAT: "text", PETSTORE_ADMIN_KEY: TEST_ADMIN_KEY, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      // It started after all: stop it at once, the caller sees a null code.
+      if (/listening on/.test(stdout)) child.kill("SIGKILL");
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}

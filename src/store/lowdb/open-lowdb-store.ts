@@ -3,6 +3,7 @@ import { messageOf } from "../../support/error-text.js";
 import { StorageUnavailableError } from "../../support/storage-unavailable.js";
 import { StoreCorruptError, StoreLockedError } from "../errors.js";
 import { acquireLock } from "../lock.js";
+import { resolveDbFile } from "./db-file-path.js";
 import { createIndexedStore } from "../indexed/indexed-store.js";
 import { emptyStoreData, STORE_DATA_VERSION, StoreState } from "../indexed/store-state.js";
 import type { Store } from "../store.js";
@@ -28,12 +29,13 @@ export interface LowdbStoreOptions {
 
 /**
  * Opens (or creates, mode 0600) the JSON db file that holds pets and keys, with its journal
- * `<file>.journal`, under `<file>.lock`. Throws StoreLockedError when another live process
+ * `<file>.journal`, under `<file>.lock`, where `<file>` is the path resolved (resolveDbFile). Throws StoreLockedError when another live process
  * holds the lock, StoreCorruptError (leaving every file untouched) when the db or its journal
  * cannot be read or parsed, and StorageUnavailableError when the lock or a new file cannot be
  * written.
  */
-export async function openLowdbStore(file: string, options: LowdbStoreOptions): Promise<Store> {
+export async function openLowdbStore(path: string, options: LowdbStoreOptions): Promise<Store> {
+  const file = await resolveDbFile(path);
   const lock = await acquireLock(file, options).catch((error: unknown) => {
     throw error instanceof StoreLockedError ? error : new StorageUnavailableError(file, messageOf(error));
   });
