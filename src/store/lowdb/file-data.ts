@@ -1,7 +1,8 @@
 // The whole data of a db file, read or written at once under its lock: what export, import and
 // migrate need, without opening a store (no journal for appending, no group commit).
-import { StoreLockedError } from "../errors.js";
+import { StoreCorruptError, StoreLockedError } from "../errors.js";
 import { acquireLock } from "../lock.js";
+import { withAdvice } from "./damaged-file.js";
 import { resolveDbFile } from "./db-file-path.js";
 import type { StoreData } from "../indexed/store-state.js";
 import { DurableJsonFile } from "./durable-json-file.js";
@@ -63,6 +64,8 @@ async function underLock<T>(file: string, options: FileDataOptions, run: () => P
   });
   try {
     return await run();
+  } catch (error) {
+    throw error instanceof StoreCorruptError ? withAdvice(error, file) : error;
   } finally {
     await lock.release();
   }

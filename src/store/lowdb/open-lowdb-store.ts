@@ -7,6 +7,7 @@ import { resolveDbFile } from "./db-file-path.js";
 import { createIndexedStore } from "../indexed/indexed-store.js";
 import { emptyStoreData, STORE_DATA_VERSION, StoreState } from "../indexed/store-state.js";
 import type { Store } from "../store.js";
+import { withAdvice } from "./damaged-file.js";
 import { DurableJsonFile, type WriteEvent } from "./durable-json-file.js";
 import { parseStoreFile } from "./file-schema.js";
 import { removeLeftoverTemps } from "./internal/files.js";
@@ -50,7 +51,7 @@ export async function openLowdbStore(path: string, options: LowdbStoreOptions): 
     return createIndexedStore({ name: file, state, persist: db.persist, finish: db.finish, release: lock.release });
   } catch (error) {
     await lock.release();
-    throw error;
+    throw error instanceof StoreCorruptError ? withAdvice(error, file) : error;
   }
 }
 
@@ -73,12 +74,12 @@ async function openJournaledDb(file: string, options: LowdbStoreOptions): Promis
   await readOrThrow(file, () => document.read());
   // lowdb's read() keeps the defaults when the adapter finds no file.
   const stored = document.data !== defaults;
-  const journalBytes = await readOrThrow(journalPath, () => JournalFile.read(journalPath));
+  const journalBytes = await readOrThrow(journalPath, () => JournalFile.read(journalPath), { journal: true });
   if (!stored && journalBytes?.length) {
-    throw new StoreCorruptError(journalPath, `it is there but the database ${file} is not`);
+    throw new StoreCorruptError(journalPath, `it is there but the database ${file} is not`, { journal: true });
   }
-  const parsed = journalBytes ? await readOrThrow(journalPath, async () => parseJournal(journalBytes)) : undefined;
-  const data = await readOrThrow(journalPath, async () => replayJournal(document.data, parsed?.records ?? []));
+  const parsed = journalBytes ? await readOrThrow(journalPath, async () => parseJournal(journalBytes), { journal: true }) : undefined;
+  const data = await readOrThrow(journalPath, async () => replayJournal(document.data, parsed?.records ?? []), { journal: true });
   if (!stored) await writeOrThrow(file, () => document.write());
   const journal = await writeOrThrow(journalPath, () => JournalFile.open(journalPath, parsed?.validLength ?? 0));
   warnTorn(journalPath, parsed, options.warn);
@@ -104,12 +105,12 @@ function warnTorn(path: string, parsed: ParsedJournal | undefined, warn: (messag
   warn(`dropped the incomplete last line of ${path} (${parsed.tornBytes} bytes): its write never finished, so it was never acknowledged`);
 }
 
-async function readOrThrow<T>(path: string, read: () => Promise<T>): Promise<T> {
+async function readOrThrow<T>(path: string, read: () => Promise<T>, options: { journal?: boolean } = {}): Promise<T> {
   try {
     return await read();
   } catch (error) {
     if (error instanceof StoreCorruptError) throw error;
-    throw new StoreCorruptError(path, messageOf(error));
+    throw new StoreCorruptError(path, messageOf(error), options);
   }
 }
 
