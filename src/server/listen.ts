@@ -6,10 +6,10 @@ import { listen, type Listener } from "listhen";
 import { Readable } from "node:stream";
 import { NodeRequest, sendNodeResponse, type NodeResponse } from "srvx/node";
 import { errorJson } from "../contract/errors.js";
-import { messageOf } from "../support/error-text.js";
 import { INTERNAL_ERROR_MESSAGE } from "./error-response.js";
 import { PreparedAnswer } from "./internal/prepared-answer.js";
 import { applyLimits, DEFAULT_LIMITS, type HttpLimits } from "./internal/deadlines.js";
+import { cannotListen, listenFailure } from "./internal/listen-failure.js";
 import { listhenHttps, type ServeTls } from "./internal/tls.js";
 import { SECURITY_HEADERS_OBJECT } from "./internal/security-headers.js";
 import { answerTransportErrors, refuseMissingHost } from "./internal/transport-errors.js";
@@ -52,14 +52,14 @@ export async function listenStrict(app: H3, options: ListenOptions): Promise<Htt
     showURL: false,
     // listhen's autoClose calls process.exit on SIGTERM: serve stops gracefully itself.
     autoClose: false,
-  }).catch((error: unknown) => {
-    throw new Error(`cannot listen on ${host}:${port}: ${describeListenError(error)}`);
+  }).catch(async (error: unknown) => {
+    throw await listenFailure(error, host, port);
   });
   if (port !== 0 && listener.address.port !== port) {
     // get-port-please (listhen's port finder) skips the ports browsers block (e.g. 6000, 10080)
     // and tries 3000 instead, whatever the mode: the only case where it moves.
     await listener.close();
-    throw new Error(`cannot listen on ${host}:${port}: listhen refuses this port (a port browsers block)`);
+    throw cannotListen(host, port, "listhen refuses this port (a port browsers block)");
   }
   const server = listener.server as Server;
   applyLimits(server, limits);
@@ -187,14 +187,6 @@ async function networkOrigins(listener: Listener, scheme: string, host: string):
   if (!isAnyHost(host)) return [];
   const urls = await listener.getURLs({ extraURLs: [] });
   return urls.filter((url) => url.type === "network").map((url) => originOf(scheme, new URL(url.url).hostname, listener.address.port));
-}
-
-function describeListenError(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === "EADDRINUSE" || /available port/i.test(messageOf(error))) return "the port is in use";
-  if (code === "EACCES") return "permission denied (ports below 1024 need privileges)";
-  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") return "no such address on this machine";
-  return messageOf(error);
 }
 
 const isAnyHost = (host: string) => host === "0.0.0.0" || host === "::";

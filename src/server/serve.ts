@@ -8,6 +8,7 @@ import { createApp } from "./app.js";
 import { DOCS_PATH } from "./docs/page.js";
 import { environmentAdminKey, ensureAdminKey } from "./keys/admin-keys.js";
 import { listenStrict } from "./listen.js";
+import { assertListenable } from "./internal/listen-failure.js";
 import { openBackends } from "./open-backends.js";
 import { createLogger, type LogSink, type ServerLogger } from "./request-log.js";
 import type { TrustProxy } from "./internal/client-ip.js";
@@ -82,7 +83,9 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
   const initial = configFile ? await loadServeConfig(configFile) : defaultLimitsConfig();
   const limits = new ReloadableLimits(initial, () => (configFile ? loadServeConfig(configFile) : Promise.resolve(defaultLimitsConfig())), logger);
   const metrics = wantsMetrics(options) ? await createMetrics() : undefined;
-  const { store, limiter, description, listings, dbFile } = await openBackends({
+  // Before the db is opened: an address or port that cannot be had then creates no file.
+  await assertListenable(options.host, options.port);
+  const { store, limiter, description, listings, dbFile, discard } = await openBackends({
     db: options.db,
     redis: options.redis,
     ban: initial.ban,
@@ -156,6 +159,7 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
     await metricsListener?.close();
     await limiter.close();
     await store.close();
+    await discard();
     throw error;
   }
 }
