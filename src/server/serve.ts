@@ -75,10 +75,10 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens the db, builds the app and listens; resolves once it accepts connections. */
-export async function startServer(options: ServeOptions, io: ServeIO): Promise<RunningServer> {
+/** Opens the db, builds the app and listens; resolves once it accepts connections. Logs through `logger` when given. */
+export async function startServer(options: ServeOptions, io: ServeIO, given?: ServerLogger): Promise<RunningServer> {
   const now = options.now ?? Date.now;
-  const logger = await chooseLogger(options, io.stderr, now);
+  const logger = given ?? (await chooseLogger(options, io.stderr, now));
   const configFile = options.configFile;
   const initial = configFile ? await loadServeConfig(configFile) : defaultLimitsConfig();
   const limits = new ReloadableLimits(initial, () => (configFile ? loadServeConfig(configFile) : Promise.resolve(defaultLimitsConfig())), logger);
@@ -183,20 +183,23 @@ export async function runServe(options: ServeOptions, io: ServeIO, signals: Sign
   let reload = () => {};
   const onHangUp = () => reload();
   signals.on?.("SIGHUP", onHangUp);
+  // One logger from the first line to the last: with --log-format json, the stop and a failed
+  // start are JSON lines too.
+  const logger = await chooseLogger(options, io.stderr, options.now ?? Date.now);
   let server: RunningServer;
   try {
-    server = await startServer(options, io);
+    server = await startServer(options, io, logger);
   } catch (error) {
     signals.off?.("SIGHUP", onHangUp);
-    io.stderr.write(`petstore serve: ${messageOf(error)}\n`);
+    logger.fatal(messageOf(error));
     return 1;
   }
   reload = () => void server.reloadLimits();
   const signal = await stopSignal;
   signals.off?.("SIGHUP", onHangUp);
-  io.stderr.write(`${signal}: finishing in-flight requests, then stopping\n`);
+  logger.info(`${signal}: finishing in-flight requests, then stopping`);
   await server.close();
-  io.stderr.write("stopped\n");
+  logger.info("stopped");
   return 0;
 }
 

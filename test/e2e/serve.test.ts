@@ -242,3 +242,42 @@ describe("petstore serve", () => {
     await expect(stat(`${server.dbPath}.lock`)).rejects.toThrow();
   });
 });
+
+describe("serve's output: one stream, one format", () => {
+  const parseLines = (stderr: string) => stderr.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it("--log-format json: the stop and its end are JSON lines like the rest", async () => {
+    const server = await serve({ args: ["--log-format", "json"] });
+    expect((await api(server, "/pets")).status).toBe(200);
+    await expect.poll(() => server.stderr()).toContain('"path":"/v1/pets"');
+    expect(await server.stop("SIGTERM")).toBe(0);
+    const lines = parseLines(server.stderr());
+    expect(lines.slice(-2)).toEqual([
+      expect.objectContaining({ level: "info", msg: "SIGTERM: finishing in-flight requests, then stopping", time: expect.any(String) }),
+      expect.objectContaining({ level: "info", msg: "stopped", time: expect.any(String) }),
+    ]);
+  });
+
+  it("--log-format json: a start that fails says why in one JSON line, exit 1", async () => {
+    const holder = await serve();
+    const port = new URL(holder.baseUrl).port;
+    const result = await serveFails(["--port", port, "--db", await tempDbPath(), "--log-format", "json"]);
+    expect(result.code).toBe(1);
+    const lines = parseLines(result.stderr);
+    expect(lines).toEqual([expect.objectContaining({ level: "fatal", msg: expect.stringMatching(`^cannot listen on 127.0.0.1:${port}: the port is in use`) })]);
+  });
+
+  it("text: the stop lines as before", async () => {
+    const server = await serve({ args: ["--quiet"] });
+    expect(await server.stop("SIGTERM")).toBe(0);
+    expect(server.stderr()).toBe("SIGTERM: finishing in-flight requests, then stopping\nstopped\n");
+  });
+
+  it("probes that pass are not logged; the requests around them are", async () => {
+    const server = await serve();
+    for (const path of ["/healthz", "/readyz", "/healthz"]) expect((await fetch(`${server.origin}${path}`)).status).toBe(200);
+    expect((await api(server, "/pets?limit=2")).status).toBe(200);
+    await expect.poll(() => server.stderr()).toMatch(/GET \/v1\/pets\?limit=2 200/);
+    expect(server.stderr()).not.toMatch(/healthz|readyz/);
+  });
+});
