@@ -40,8 +40,8 @@ export class NetworkError extends Error {
   constructor(
     message: string,
     readonly hint?: string,
-    /** For --json: `timeout`, or `unreachable` for everything else. */
-    readonly code: "unreachable" | "timeout" = "unreachable",
+    /** For --json: `timeout`, `untrusted_certificate`, or `unreachable` for everything else. */
+    readonly code: "unreachable" | "timeout" | "untrusted_certificate" = "unreachable",
   ) {
     super(message);
   }

@@ -55,6 +55,8 @@ export interface HttpSettings {
   retries: number;
   /** The most one request may spend waiting between its attempts (--max-wait). */
   maxWaitMs: number;
+  /** The PEM file of certificates trusted besides Node's (--ca-cert), for the transport and its hints. */
+  caCert?: string;
 }
 
 /** One request as it goes on the wire. */

@@ -28,6 +28,8 @@ export interface HttpListener {
   port: number;
   /** The other origins it answers on when bound to every address (0.0.0.0 or ::), from listhen. */
   networkOrigins: string[];
+  /** The self-signed certificate listhen made for this start (PEM), for clients to trust. */
+  selfSignedCertificate?: string;
   /** Stops accepting, lets in-flight requests finish (at most `graceMs`), then closes. */
   close(graceMs?: number): Promise<void>;
 }
@@ -69,6 +71,7 @@ export async function listenStrict(app: H3, options: ListenOptions): Promise<Htt
     origin: originOf(scheme, host, listener.address.port),
     port: listener.address.port,
     networkOrigins: await networkOrigins(listener, scheme, host),
+    selfSignedCertificate: https === true && listener.https ? listener.https.cert : undefined,
     close: (graceMs = 10_000) => closeGracefully(listener, graceMs),
   };
 }

@@ -7,7 +7,8 @@ import { defaultLimitsConfig, limitsFor } from "../limits/plans.js";
 import { createApp } from "./app.js";
 import { DOCS_PATH } from "./docs/page.js";
 import { environmentAdminKey, ensureAdminKey } from "./keys/admin-keys.js";
-import { listenStrict } from "./listen.js";
+import { listenStrict, type HttpListener } from "./listen.js";
+import { keepCertificate } from "./internal/tls.js";
 import { assertListenable } from "./internal/listen-failure.js";
 import { openBackends } from "./open-backends.js";
 import { createLogger, type LogSink, type ServerLogger } from "./request-log.js";
@@ -137,6 +138,7 @@ export async function startServer(options: ServeOptions, io: ServeIO, given?: Se
       throw error;
     }
     if (metricsListener) io.stdout.write(`petstore metrics on ${metricsListener.origin}/metrics\n`);
+    await announceCertificate(options, listener, io, logger);
     // Last, so that whoever waits for this line finds the server ready, bootstrap key included.
     io.stdout.write(`petstore listening on ${baseUrl} (${description})\n`);
     for (const origin of listener.networkOrigins) io.stdout.write(`petstore also listening on ${origin}${API_PREFIX}\n`);
@@ -201,6 +203,18 @@ export async function runServe(options: ServeOptions, io: ServeIO, signals: Sign
   await server.close();
   logger.info("stopped");
   return 0;
+}
+
+/** Where the self-signed certificate of `--https` is, so that a client can trust it (`--ca-cert`). */
+async function announceCertificate(options: ServeOptions, listener: HttpListener, io: ServeIO, logger: ServerLogger): Promise<void> {
+  const tls = options.tls;
+  if (!tls || !("selfSigned" in tls) || tls.certDir === undefined || listener.selfSignedCertificate === undefined) return;
+  try {
+    const file = await keepCertificate(listener.selfSignedCertificate, tls.certDir, options.host, listener.port);
+    io.stdout.write(`petstore HTTPS certificate (self-signed, made at this start) in ${file}: clients trust it with --ca-cert ${file}\n`);
+  } catch (error) {
+    logger.warn(`cannot keep the self-signed certificate in ${tls.certDir} (${messageOf(error)}): clients cannot be pointed at it with --ca-cert`);
+  }
 }
 
 /** JSON lines through pino, imported only when chosen; the text logger otherwise. */

@@ -16,6 +16,8 @@ export interface ServeProcess {
   child: ChildProcess;
   /** Everything the server wrote to stderr so far. */
   stderr(): string;
+  /** Everything it wrote to stdout so far (the listening lines). */
+  stdout(): string;
   /** Sends a signal (SIGTERM by default) and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -51,7 +53,7 @@ export async function startServeProcess(options: ServeProcessOptions = {}): Prom
   const baseUrl = await new Promise<string>((resolve, reject) => {
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       stdout += chunk;
-      const match = /(http:\/\/\S+\/v1)\b/.exec(stdout);
+      const match = /(https?:\/\/\S+\/v1)\b/.exec(stdout);
       if (match?.[1]) resolve(match[1]);
     });
     void exited.then((code) => reject(new Error(`serve exited with ${code} before listening:\n${stderr}`)));
@@ -63,6 +65,7 @@ export async function startServeProcess(options: ServeProcessOptions = {}): Prom
     dbPath,
     child,
     stderr: () => stderr,
+    stdout: () => stdout,
     stop: async (signal = "SIGTERM") => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
