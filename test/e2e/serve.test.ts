@@ -22,7 +22,8 @@ async function serve(options: Parameters<typeof startServeProcess>[0] = {}) {
 function serveFails(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, "serve", ...args], {
-      env: { ...process.env, PETSTORE_ADMIN_KEY: TEST_ADMIN_KEY, ...env },
+      // Text, as on a terminal (stderr is a pipe here, where the default is JSON), unless a test says.
+      env: { ...process.env, PETSTORE_ADMIN_KEY: TEST_ADMIN_KEY, PETSTORE_LOG_FORMAT: "text", ...env },
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";

@@ -164,8 +164,9 @@ describe("serve with PostgreSQL: start-up checks", () => {
 
   it("exits 1 with the URL (without its password) and the reason when PostgreSQL cannot be reached", async () => {
     const port = await freePort();
+    // Text, as on a terminal: stderr is a pipe here, where the default is JSON lines.
     const result = await runCli(["serve", "--port", "0", "--db", `postgres://petstore:hunter2@127.0.0.1:${port}/petstore`], {
-      env: { PETSTORE_ADMIN_KEY: TEST_ADMIN_KEY },
+      env: { PETSTORE_ADMIN_KEY: TEST_ADMIN_KEY, PETSTORE_LOG_FORMAT: "text" },
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
