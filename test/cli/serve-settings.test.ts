@@ -20,12 +20,18 @@ describe("resolveServeOptions", () => {
   });
 
   it.each([
-    [{ https: true }, { selfSigned: true }],
+    // The self-signed certificate is kept in the state folder, for clients' --ca-cert.
+    [{ https: true }, { selfSigned: true, certDir: expect.stringMatching(/\/\.local\/state\/petstore$/) }],
     [{ cert: "cert.pem", key: "key.pem" }, { certFile: "cert.pem", keyFile: "key.pem" }],
     // --https turns HTTPS on; the files say which certificate.
     [{ https: true, cert: "cert.pem", key: "key.pem" }, { certFile: "cert.pem", keyFile: "key.pem" }],
   ] as [ServeFlags, unknown][])("maps %j onto tls", (flags, tls) => {
     expect(resolve(flags).tls).toEqual(tls);
+  });
+
+  it("keeps the self-signed certificate in $XDG_STATE_HOME/petstore, else ~/.local/state/petstore", () => {
+    expect(resolve({ https: true }, { XDG_STATE_HOME: "/srv/state" }).tls).toEqual({ selfSigned: true, certDir: "/srv/state/petstore" });
+    expect(resolve({ https: true }, { HOME: "/home/me" }).tls).toEqual({ selfSigned: true, certDir: "/home/me/.local/state/petstore" });
   });
 
   it("serves plain HTTP without those flags", () => {

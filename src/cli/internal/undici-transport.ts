@@ -4,7 +4,6 @@
 // most of `pets list`'s start-up); these two modules are the Agent and its request().
 import type { Agent as AgentType } from "undici";
 import { readFile } from "node:fs/promises";
-import { rootCertificates } from "node:tls";
 import { setFlagsFromString } from "node:v8";
 import { messageOf } from "../../support/error-text.js";
 import Agent from "undici/lib/dispatcher/agent.js";
@@ -42,6 +41,8 @@ export async function trustedCertificates(file: string | undefined): Promise<str
   if (!pem.includes("-----BEGIN CERTIFICATE-----")) {
     throw new UsageError(`the CA certificate file ${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
   }
+  // node:tls only now: an http:// command never loads it (test/support/lean-client.test.ts).
+  const { rootCertificates } = await import("node:tls");
   return [...rootCertificates, pem];
 }
 
