@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { H3, type H3Event } from "h3";
 import { ROUTES, type OperationId } from "../contract/routes.js";
 import type { KeyLimits } from "../contract/schemas.js";
@@ -31,7 +32,9 @@ import { createPet, deletePet, getPet, listPets, updatePet, type PetPageAnswer }
 import { PageCache } from "./internal/page-cache.js";
 import { registerDocs } from "./docs/docs-routes.js";
 import { createCors, type CorsOptions } from "./cors.js";
-import { issueEventTicket } from "./events/event-tickets.js";
+import { EventTickets } from "./events/event-tickets.js";
+import { streamCredentialCheck } from "./events/stream-credential.js";
+import { MemorySpentTickets } from "../store/spent-tickets.js";
 import { negotiated } from "./routes/negotiated.js";
 
 declare module "h3" {
@@ -71,7 +74,9 @@ export interface AppDeps {
   /** The most API keys the store may hold (MAX_KEYS when absent). */
   maxKeys?: number;
   /** GET /v1/events: the store's feed, the open streams and their timings. */
-  events?: Omit<EventRouteDeps, "keys">;
+  events?: Omit<EventRouteDeps, "credentialEnded">;
+  /** Event-stream tickets under the server's secret; without, under one of this app only. */
+  tickets?: EventTickets;
   /** CORS for these browser origins (--cors-origin); none without. */
   cors?: CorsOptions;
   /** Over PostgreSQL with a shared Redis: when a kept listing is still right (see RedisListingVersion). */
@@ -93,11 +98,12 @@ export function createApp(deps: AppDeps): H3 {
   });
   const trustProxy = deps.trustProxy === true ? { hops: 1 } : deps.trustProxy || undefined;
   const refused = deps.metrics ? (reason: string) => deps.metrics?.refused(reason) : undefined;
+  const tickets = deps.tickets ?? new EventTickets(randomBytes(32), new MemorySpentTickets());
   // Before the guard: a preflight is answered without a key and without being counted.
   if (deps.cors) app.use(createCors(deps.cors));
-  app.use(observeGuard(createGuard({ ...deps, trustProxy, onRefused: refused, announceChange: announcer(deps.listings) }), deps));
+  app.use(observeGuard(createGuard({ ...deps, tickets, trustProxy, onRefused: refused, announceChange: announcer(deps.listings) }), deps));
 
-  registerRoutes(app, ROUTES, negotiated(handlers(deps)));
+  registerRoutes(app, ROUTES, negotiated(handlers({ ...deps, tickets })));
   registerDocs(app);
   return app;
 }
@@ -107,8 +113,9 @@ function announcer(listings: SharedListingVersion | undefined): (() => Promise<v
 }
 
 /** The handler of each operation in the route table (src/contract/routes.ts). */
-function handlers(deps: AppDeps): Handlers<OperationId> {
+function handlers(deps: AppDeps & { tickets: EventTickets }): Handlers<OperationId> {
   const { pets, orders, now } = deps;
+  const credentialEnded = streamCredentialCheck(deps);
   const creates = new IdempotentCreates(deps);
   const keyRoutes = { ...deps, creates };
   const petPages = new PageCache<PetPageAnswer>();
@@ -152,12 +159,12 @@ function handlers(deps: AppDeps): Handlers<OperationId> {
       if ((length !== null && length !== "0") || event.req.headers.has("transfer-encoding")) {
         throw new ApiHttpError("invalid_body", "POST /v1/events/tickets takes no body");
       }
-      return issueEventTicket(event.context.principal!, now());
+      return deps.tickets.issue(event.context.principal!, event.context.credentialHash!, now());
     },
     streamEvents: (event) => {
       // An app built without a feed (a unit test of other routes) has no stream to give.
       if (!deps.events) throw new ApiHttpError("not_found", "this server does not serve events");
-      return streamEvents(event, { ...deps.events, keys: deps.keys, logger: deps.logger });
+      return streamEvents(event, { ...deps.events, credentialEnded, logger: deps.logger });
     },
   };
 }

@@ -25,6 +25,7 @@ import type { LimitsConfig } from "../limits/plans.js";
 import { EVENT_KEEP_ALIVE_MS, EVENT_RETRY_MS, MAX_STREAMS_PER_KEY, MAX_UNSENT_BYTES } from "../contract/events.js";
 import type { EventStreamSettings } from "./events/event-stream.js";
 import { StreamRegistry } from "./events/stream-registry.js";
+import { eventTicketsFor } from "./events/event-tickets.js";
 
 export type { ServeTls } from "./internal/tls.js";
 
@@ -57,6 +58,8 @@ export interface ServeOptions {
   corsOrigins?: string[];
   /** The most API keys the store may hold; tests lower it. */
   maxKeys?: number;
+  /** Signs event-stream tickets (PETSTORE_TICKET_SECRET); the same on every instance of one API. One drawn at start when absent. */
+  ticketSecret?: string;
 }
 
 export interface ServeIO {
@@ -114,6 +117,7 @@ export async function startServer(options: ServeOptions, io: ServeIO, given?: Se
       anonymousLimits: initial.anonymous,
       anonymousLimitsOf: () => limits.current.anonymous,
       environmentAdmin,
+      tickets: eventTicketsFor(options.ticketSecret, store.spentTickets, isPostgresUrl(options.db), (message) => logger.warn(message)),
       maxKeys: options.maxKeys,
       trustProxy: options.trustProxy ?? false,
       logger,

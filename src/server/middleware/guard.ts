@@ -14,7 +14,7 @@ import { NotModified } from "../internal/not-modified.js";
 import { encodeAnswer, notModifiedHeaders } from "../internal/compression.js";
 import { hashOnConnection } from "../keys/connection-hashes.js";
 import { keyRefusal } from "../keys/key-validity.js";
-import { keyOfTicket } from "../events/event-tickets.js";
+import type { EventTickets } from "../events/event-tickets.js";
 import { anonymousBucket, clientAddress, type TrustProxy } from "../internal/client-ip.js";
 import { REQUEST_ID_HEADER, requestIdOf } from "../internal/request-id.js";
 import { isWrite } from "../ops/observe.js";
@@ -22,8 +22,17 @@ import { NO_STORE, NOSNIFF, securityHeaders } from "../internal/security-headers
 import { PreparedAnswer } from "../internal/prepared-answer.js";
 import { requestHeader } from "../internal/request-header.js";
 
+declare module "h3" {
+  interface H3EventContext {
+    /** The hash of the secret the principal was identified by (the header's, or the one its ticket was asked with). */
+    credentialHash?: string;
+  }
+}
+
 export interface GuardDeps {
   keys: KeyStore;
+  /** Redeems `?ticket=` on the operations that take one (GET /v1/events); without, no ticket is valid. */
+  tickets?: EventTickets;
   limiter: RateLimiter;
   limitsOf: (key: KeyRecord) => KeyLimits;
   /** Limits for requests without a valid key, counted per client IP. */
@@ -105,6 +114,7 @@ function admit(event: H3Event, next: Next, deps: GuardDeps, routes: PathRoutes |
   if (key) {
     if (key !== deps.environmentAdmin) deps.keys.touch(key.id, new Date(deps.now()));
     event.context.principal = key;
+    event.context.credentialHash = credential.hash;
   } else if (!(operation ? operation.access === "public" : routes?.public) && isUnderApi(event.url.pathname)) {
     return refuse(event, unauthorized(credential.problem), headers);
   }
@@ -164,7 +174,7 @@ function withReasonPhrase(event: H3Event, result: unknown): unknown {
   return result;
 }
 
-type Credential = { key: KeyRecord; problem?: undefined } | { key?: undefined; problem: string };
+type Credential = { key: KeyRecord; hash: string; problem?: undefined } | { key?: undefined; problem: string };
 
 const MISSING_KEY: Credential = { problem: "missing API key: send the header Authorization: Bearer <API key>" };
 const MALFORMED_KEY: Credential = { problem: "the Authorization header must have the form Bearer <API key>" };
@@ -181,7 +191,7 @@ function identify(event: H3Event, deps: GuardDeps, acceptsTicket: boolean): Mayb
   const token = bearerToken(header);
   if (token === undefined) return MALFORMED_KEY;
   const hash = hashOnConnection(token, event.req.runtime?.node?.req.socket);
-  if (deps.environmentAdmin?.hash === hash) return { key: deps.environmentAdmin };
+  if (deps.environmentAdmin?.hash === hash) return { key: deps.environmentAdmin, hash };
   const known = deps.keys.findByHashSync?.(hash);
   if (known !== undefined) return credentialOf(known ?? undefined, hash, deps);
   return deps.keys.findByHash(hash).then((found) => credentialOf(found, hash, deps));
@@ -190,17 +200,18 @@ function identify(event: H3Event, deps: GuardDeps, acceptsTicket: boolean): Mayb
 function credentialOf(key: KeyRecord | undefined, hash: string, deps: GuardDeps): Credential {
   if (!key) return UNKNOWN_KEY;
   const problem = keyRefusal(key, hash, deps.now());
-  return problem === undefined ? { key } : { problem };
+  return problem === undefined ? { key, hash } : { problem };
 }
 
-/** A browser's EventSource, with a ticket from createEventTicket: the key it was issued to, if still usable. */
-async function identifyTicket(ticket: string, deps: GuardDeps): Promise<Credential> {
+/**
+ * A browser's EventSource, with a ticket from createEventTicket: the key it was issued to, if
+ * still usable, and the ticket is spent. A ticket refused (spent, forged, expired) identifies
+ * nobody: its request counts against the client's address, never against the key.
+ */
+function identifyTicket(ticket: string, deps: GuardDeps): Promise<Credential> {
   const admin = deps.environmentAdmin;
   const findKey = async (id: string) => (admin?.id === id ? admin : (await deps.keys.list()).find((key) => key.id === id));
-  const found = await keyOfTicket(ticket, findKey, deps.now());
-  if (!found.key) return found;
-  const problem = found.key === admin ? undefined : keyRefusal(found.key, found.key.hash, deps.now());
-  return problem === undefined ? found : { problem };
+  return deps.tickets ? deps.tickets.redeem(ticket, findKey, deps.now()) : Promise.resolve({ problem: "the ticket is not valid" });
 }
 
 /** A refusal: what the error path would answer for the same ApiHttpError, built directly. */

@@ -4,12 +4,12 @@ import { isEventType, type EventType } from "../../contract/events.js";
 import { EVENT_TYPES_MAX_LENGTH } from "../../contract/limits.js";
 import { queryParameters } from "../../contract/routes.js";
 import type { EventFeed } from "../../store/event-feed.js";
-import type { KeyStore } from "../../store/key-store.js";
 import type { ServerLogger } from "../request-log.js";
 import { ApiHttpError, invalidParameter } from "../errors.js";
 import { EventFanOut } from "../events/event-fan-out.js";
 import { EventStream, type EventStreamSettings, type StreamTimers } from "../events/event-stream.js";
 import type { StreamRegistry } from "../events/stream-registry.js";
+import type { CredentialEnded } from "../events/stream-credential.js";
 import { readQuery, safeEcho } from "../internal/query.js";
 
 const PARAMETERS = queryParameters("streamEvents") as Array<"types" | "lastEventId">;
@@ -18,7 +18,8 @@ const EVENT_ID = /^(0|[1-9]\d{0,15})$/;
 export interface EventRouteDeps {
   feed: EventFeed;
   streams: StreamRegistry;
-  keys: KeyStore;
+  /** Whether a stream's credential has stopped working (see streamCredentialCheck). */
+  credentialEnded: CredentialEnded;
   settings: EventStreamSettings;
   timers: StreamTimers;
   /** Where a stream cut for a slow consumer is told. */
@@ -39,12 +40,15 @@ function fanOutOf(deps: EventRouteDeps): EventFanOut {
 /**
  * streamEvents: validates, takes one of the key's stream slots, and answers with the stream: an
  * HTTPResponse whose body srvx pipes to the socket (see EventStream), with no web stream between.
+ * A HEAD gets the same head and nothing else: no slot, no stream, nothing held after it.
  */
 export function streamEvents(event: H3Event, deps: EventRouteDeps): HTTPResponse {
   const query = readQuery(event.url, PARAMETERS);
   const types = parseTypes(query.types);
   const lastId = parseEventId("Last-Event-ID", event.req.headers.get("last-event-id") ?? undefined) ?? parseEventId("lastEventId", query.lastEventId);
+  if (event.req.method === "HEAD") return new HTTPResponse(null, { status: 200, headers: SSE_HEADERS });
   const principal = event.context.principal;
+  const hash = event.context.credentialHash ?? principal?.hash;
   const keyId = principal?.id ?? "anonymous";
   const slot = { end: () => stream.end() };
   if (!deps.streams.tryAdd(keyId, slot)) {
@@ -55,8 +59,8 @@ export function streamEvents(event: H3Event, deps: EventRouteDeps): HTTPResponse
     {
       hub: fanOutOf(deps),
       keyId,
-      // Looked up again, not remembered: a revocation on another instance counts too.
-      isRevoked: async () => (principal ? ((await deps.keys.findByHash(principal.hash))?.revokedAt ?? null) !== null : false),
+      credential: `${keyId} ${hash ?? ""}`,
+      isRevoked: () => (principal && hash ? deps.credentialEnded(principal, hash) : Promise.resolve(false)),
       onEnd: () => deps.streams.remove(keyId, slot),
       onCut: (unsentBytes) =>
         deps.logger?.warn(`event stream cut: its client left ${unsentBytes} bytes unread (the limit is ${deps.settings.maxUnsentBytes}); it can resume with Last-Event-ID`, {
