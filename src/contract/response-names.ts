@@ -19,7 +19,8 @@ export type FixedHeaderName =
   | "X-Request-Id"
   | "X-Content-Type-Options"
   | "Cache-Control"
-  | "Access-Control-Allow-Origin";
+  | "Access-Control-Allow-Origin"
+  | "Accept-Encoding";
 
 /** Headers that mark a route by its table entry: deprecation, and the beta marker. */
 export type MarkHeaderName = "Deprecation" | "Sunset" | "Link-Successor-Version" | "X-API-Stability";

@@ -75,6 +75,8 @@ export interface AppDeps {
   maxKeys?: number;
   /** GET /v1/events: the store's feed, the open streams and their timings. */
   events?: Omit<EventRouteDeps, "credentialEnded">;
+  /** Where links point (--public-url); the request's origin without. */
+  publicUrl?: string;
   /** Event-stream tickets under the server's secret; without, under one of this app only. */
   tickets?: EventTickets;
   /** CORS for these browser origins (--cors-origin); none without. */
@@ -103,7 +105,7 @@ export function createApp(deps: AppDeps): H3 {
   if (deps.cors) app.use(createCors(deps.cors));
   app.use(observeGuard(createGuard({ ...deps, tickets, trustProxy, onRefused: refused, announceChange: announcer(deps.listings) }), deps));
 
-  registerRoutes(app, ROUTES, negotiated(handlers({ ...deps, tickets })));
+  registerRoutes(app, ROUTES, negotiated(handlers({ ...deps, tickets, trustProxy })));
   registerDocs(app);
   return app;
 }
@@ -113,8 +115,9 @@ function announcer(listings: SharedListingVersion | undefined): (() => Promise<v
 }
 
 /** The handler of each operation in the route table (src/contract/routes.ts). */
-function handlers(deps: AppDeps & { tickets: EventTickets }): Handlers<OperationId> {
+function handlers(deps: AppDeps & { tickets: EventTickets; trustProxy: TrustProxy | undefined }): Handlers<OperationId> {
   const { pets, orders, now } = deps;
+  const tokenAttempts = { limiter: deps.limiter, now, trustProxy: deps.trustProxy };
   const credentialEnded = streamCredentialCheck(deps);
   const creates = new IdempotentCreates(deps);
   const keyRoutes = { ...deps, creates };
@@ -122,7 +125,7 @@ function handlers(deps: AppDeps & { tickets: EventTickets }): Handlers<Operation
   return {
     health: () => ({ status: "ok" }),
     ready: () => ready(deps),
-    metrics: (event) => serveMetrics(event, deps.metricsRoute),
+    metrics: (event) => serveMetrics(event, deps.metricsRoute, tokenAttempts),
     listPets: (event) => listPets(event, pets, petPages, deps.listings),
     createPet: (event) => createPet(event, pets, creates),
     getPet: (event) => getPet(event, pets),

@@ -12,7 +12,7 @@ import { applyLimits, DEFAULT_LIMITS, type HttpLimits } from "./internal/deadlin
 import { cannotListen, listenFailure } from "./internal/listen-failure.js";
 import { listhenHttps, type ServeTls } from "./internal/tls.js";
 import { SECURITY_HEADERS_OBJECT } from "./internal/security-headers.js";
-import { answerTransportErrors, refuseMissingHost } from "./internal/transport-errors.js";
+import { answerTransportErrors, refuseBadHead } from "./internal/transport-errors.js";
 
 export interface ListenOptions {
   port: number;
@@ -79,12 +79,12 @@ export async function listenStrict(app: H3, options: ListenOptions): Promise<Htt
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => unknown;
 
 /**
- * h3/node's toNodeHandler (srvx), plus the missing-Host check before the app and an Error body
+ * h3/node's toNodeHandler (srvx), plus the request-head checks before the app and an Error body
  * when sending fails. The app sets the reason phrase on every response (see the guard).
  */
 function toNodeListener(app: H3): RequestListener {
   return (req, res) => {
-    if (refuseMissingHost(req, res)) return;
+    if (refuseBadHead(req, res)) return;
     const answer = app.fetch(new NodeRequest({ req, res }) as unknown as Request);
     if (answer instanceof Promise) answer.then((response) => send(res, response), (error) => fail(res, error));
     else send(res, answer);

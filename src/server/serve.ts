@@ -10,7 +10,7 @@ import { environmentAdminKey, ensureAdminKey } from "./keys/admin-keys.js";
 import { listenStrict, type HttpListener } from "./listen.js";
 import { keepCertificate } from "./internal/tls.js";
 import { assertListenable } from "./internal/listen-failure.js";
-import { openBackends } from "./open-backends.js";
+import { isPostgresUrl, openBackends } from "./open-backends.js";
 import { createLogger, type LogSink, type ServerLogger } from "./request-log.js";
 import type { TrustProxy } from "./internal/client-ip.js";
 import type { ServeTls } from "./internal/tls.js";
@@ -18,7 +18,7 @@ import { OutageLog } from "./logging/outage-log.js";
 import type { MetricsListener } from "./metrics/metrics-listener.js";
 import type { PrometheusMetrics } from "./metrics/prometheus.js";
 import { ReloadableLimits } from "./ops/limits-reload.js";
-import { checkReadiness, dbDirectoryCheck, type ReadinessCheck } from "./ops/readiness.js";
+import { checkReadiness, coalescedReadiness, dbDirectoryCheck, type ReadinessCheck } from "./ops/readiness.js";
 import type { Store } from "../store/store.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
 import type { LimitsConfig } from "../limits/plans.js";
@@ -60,6 +60,8 @@ export interface ServeOptions {
   maxKeys?: number;
   /** Signs event-stream tickets (PETSTORE_TICKET_SECRET); the same on every instance of one API. One drawn at start when absent. */
   ticketSecret?: string;
+  /** Where links point (--public-url): scheme, host and at most a path, without a trailing slash. */
+  publicUrl?: string;
 }
 
 export interface ServeIO {
@@ -119,12 +121,13 @@ export async function startServer(options: ServeOptions, io: ServeIO, given?: Se
       environmentAdmin,
       tickets: eventTicketsFor(options.ticketSecret, store.spentTickets, isPostgresUrl(options.db), (message) => logger.warn(message)),
       maxKeys: options.maxKeys,
+      publicUrl: options.publicUrl,
       trustProxy: options.trustProxy ?? false,
       logger,
       now,
       metrics,
       outages: new OutageLog(logger, now),
-      readiness: () => checkReadiness(checks),
+      readiness: coalescedReadiness(() => checkReadiness(checks)),
       cors: options.corsOrigins?.length ? { origins: options.corsOrigins } : undefined,
       metricsRoute: metrics && options.metricsToken ? { token: options.metricsToken, scrape: metrics.scrape } : undefined,
     });

@@ -61,7 +61,7 @@ const cases: [string, string[]][] = [
   ["petstore serve --config pl", ["plans.json"]],
   ["petstore serve --db=p", ["pets.json", "plans.json"]],
   ["petstore serve --config=", ["pets.json", "plans.json", "other.txt"]],
-  ["petstore serve --db=pets.json --", ["--port", "--host", "--db", "--redis", "--config", "--https", "--cert", "--key", "--quiet", "--log-format", "--trust-proxy", "--metrics-port", "--metrics-host", "--metrics-token", "--cors-origin", ...GLOBAL_FLAGS]],
+  ["petstore serve --db=pets.json --", ["--port", "--host", "--db", "--redis", "--config", "--https", "--cert", "--key", "--quiet", "--log-format", "--trust-proxy", "--metrics-port", "--metrics-host", "--metrics-token", "--public-url", "--cors-origin", ...GLOBAL_FLAGS]],
   ["petstore serve --log-format ", ["text", "json"]],
   ["petstore pets add --", ["--name", "--category", "--status", "--jq", ...GLOBAL_FLAGS]],
   ["petstore events --", ["--types", "--since", "--forward-to", "--secret", ...GLOBAL_FLAGS]],

@@ -31,6 +31,7 @@ export function registerServe(program: Command, ctx: CliContext, setExitCode: (c
     .option("--metrics-port <port>", "serve Prometheus /metrics on this port of 127.0.0.1 (env PETSTORE_METRICS_PORT)")
     .option("--metrics-host <host>", "address for --metrics-port (env PETSTORE_METRICS_HOST, default 127.0.0.1)")
     .option("--metrics-token <token>", "also serve /metrics on the main port to this bearer token (env PETSTORE_METRICS_TOKEN)")
+    .option("--public-url <url>", "the URL clients reach this server by, for the links it writes: https://api.example.com (env PETSTORE_PUBLIC_URL)")
     .option(
       "--cors-origin <origins>",
       "let browser apps on these origins call the API: https://app.example.com[,...] (env PETSTORE_CORS_ORIGINS)",

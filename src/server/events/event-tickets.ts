@@ -19,9 +19,6 @@ const NONCE_BYTES = 12;
 const TAG_BYTES = 4;
 const MAC_BYTES = 16;
 
-/** The shortest PETSTORE_TICKET_SECRET accepted: as many characters as a 192-bit base64 secret. */
-export const TICKET_SECRET_MIN_LENGTH = 32;
-
 export interface EventTicket {
   ticket: string;
   expiresAt: string;

@@ -15,12 +15,14 @@ import { encodeAnswer, notModifiedHeaders } from "../internal/compression.js";
 import { hashOnConnection } from "../keys/connection-hashes.js";
 import { keyRefusal } from "../keys/key-validity.js";
 import type { EventTickets } from "../events/event-tickets.js";
-import { anonymousBucket, clientAddress, type TrustProxy } from "../internal/client-ip.js";
+import type { TrustProxy } from "../internal/client-ip.js";
+import { clientBucket } from "../internal/client-bucket.js";
 import { REQUEST_ID_HEADER, requestIdOf } from "../internal/request-id.js";
 import { isWrite } from "../ops/observe.js";
 import { NO_STORE, NOSNIFF, securityHeaders } from "../internal/security-headers.js";
 import { PreparedAnswer } from "../internal/prepared-answer.js";
 import { requestHeader } from "../internal/request-header.js";
+import { linkBase } from "../internal/public-url.js";
 
 declare module "h3" {
   interface H3EventContext {
@@ -31,6 +33,8 @@ declare module "h3" {
 
 export interface GuardDeps {
   keys: KeyStore;
+  /** Where links point (--public-url, without a trailing slash); the request's origin without. */
+  publicUrl?: string;
   /** Redeems `?ticket=` on the operations that take one (GET /v1/events); without, no ticket is valid. */
   tickets?: EventTickets;
   limiter: RateLimiter;
@@ -72,7 +76,7 @@ const JSON_CONTENT_TYPE: [string, string] = ["content-type", "application/json;c
 export function createGuard(deps: GuardDeps): Middleware {
   return (event, next) => {
     const routes = event.context.matchedRoute?.meta as PathRoutes | undefined;
-    if (routes?.unlimited) return unlimited(event, next, routes);
+    if (routes?.unlimited) return unlimited(event, next, routes, deps);
     const operation = routes?.operations[(event.req.method === "HEAD" ? "GET" : event.req.method) as Method];
     // No closure on the synchronous path: one is made only for what has to be awaited.
     const credential = identify(event, deps, operation?.ticket === true);
@@ -83,7 +87,20 @@ export function createGuard(deps: GuardDeps): Middleware {
 
 type Next = () => unknown;
 
-function unlimited(event: H3Event, next: Next, routes: PathRoutes): unknown {
+/**
+ * A count of its own for a route outside every key's limits (the /docs files): per client
+ * address, whatever key is sent, so that it neither uses up a key's or the anonymous limit nor
+ * goes unbounded.
+ */
+export interface OwnBucket {
+  /** The prefix of its subjects: `docs` counts `docs:<address>`. */
+  name: string;
+  limits: KeyLimits;
+}
+
+function unlimited(event: H3Event, next: Next, routes: PathRoutes, deps: GuardDeps): unknown {
+  const bucket = (routes as PathRoutes & { bucket?: OwnBucket }).bucket;
+  if (bucket) return countInBucket(event, next, deps, bucket);
   event.res.headers.set(REQUEST_ID_HEADER, requestIdOf(event));
   // Probes and /metrics: never from a cache (a stale "ready" misleads a load balancer). The
   // /docs files are public and the same for everyone: they say how long they keep.
@@ -92,9 +109,28 @@ function unlimited(event: H3Event, next: Next, routes: PathRoutes): unknown {
   return whenReady(next(), (result) => withReasonPhrase(event, result));
 }
 
+function countInBucket(event: H3Event, next: Next, deps: GuardDeps, bucket: OwnBucket): unknown {
+  const subject = `${bucket.name}:${clientBucket(event, deps.trustProxy)}`;
+  const { limiter } = deps;
+  if (limiter.consumeSync) return admitInBucket(event, next, deps, limiter.consumeSync(subject, bucket.limits));
+  return limiter.consume(subject, bucket.limits).then((decision) => admitInBucket(event, next, deps, decision));
+}
+
+/** The bucket's rate-limit headers on every answer, the file's own caching kept; a 429 beyond it. */
+function admitInBucket(event: H3Event, next: Next, deps: GuardDeps, decision: Decision): unknown {
+  const headers = rateLimitHeaders(decision, deps.now());
+  headers.push([REQUEST_ID_HEADER, requestIdOf(event)], [...NOSNIFF]);
+  if (!decision.allowed) {
+    deps.onRefused?.(decision.reason);
+    return refuse(event, tooManyRequests(decision), headers);
+  }
+  setHeaders(event, headers);
+  return whenReady(next(), (result) => withReasonPhrase(event, result));
+}
+
 function count(event: H3Event, next: Next, deps: GuardDeps, routes: PathRoutes | undefined, operation: RouteEntry | undefined, credential: Credential): unknown {
   const key = credential.key;
-  const subject = key ? `key:${key.id}` : `ip:${clientIp(event, deps.trustProxy)}`;
+  const subject = key ? `key:${key.id}` : `ip:${clientBucket(event, deps.trustProxy)}`;
   const limits = key ? deps.limitsOf(key) : (deps.anonymousLimitsOf?.() ?? deps.anonymousLimits);
   const { limiter } = deps;
   if (limiter.consumeSync) return admit(event, next, deps, routes, operation, credential, limiter.consumeSync(subject, limits));
@@ -105,6 +141,7 @@ function admit(event: H3Event, next: Next, deps: GuardDeps, routes: PathRoutes |
   const key = credential.key;
   const headers = rateLimitHeaders(decision, deps.now());
   headers.push([REQUEST_ID_HEADER, requestIdOf(event)]);
+  if (deps.publicUrl !== undefined) event.context.publicUrl = deps.publicUrl;
   markRoute(event, operation, routes, headers);
   headers.push(...securityHeaders(key === undefined && operation?.access === "public"));
   if (!decision.allowed) {
@@ -336,18 +373,10 @@ function deprecationHeaders(event: H3Event, deprecation: Deprecation): HeaderLis
   return [
     ["deprecation", `@${deprecation.since}`],
     ["sunset", deprecation.sunset],
-    ["link", `<${event.url.origin}${API_PREFIX}${deprecation.successor}>; rel="successor-version"`],
+    ["link", `<${linkBase(event)}${API_PREFIX}${deprecation.successor}>; rel="successor-version"`],
   ];
 }
 
 function isUnderApi(pathname: string): boolean {
   return pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`);
-}
-
-/** The anonymous bucket: the client's IPv4 address or IPv6 /56, X-Forwarded-For believed only as --trust-proxy says. */
-function clientIp(event: H3Event, trustProxy: TrustProxy | false): string {
-  const forwarded = trustProxy ? event.req.headers.get("x-forwarded-for") : null;
-  // As h3's getRequestIP: a runtime's own client address first (srvx sets it on some), else the socket's.
-  const peer = event.req.context?.clientAddress ?? event.req.ip;
-  return anonymousBucket(clientAddress(typeof peer === "string" ? peer : undefined, forwarded, trustProxy || undefined));
 }

@@ -11,7 +11,8 @@ import type { ChangeOptions } from "../../store/pet-store.js";
 import { ApiHttpError, invalidBody, invalidParameter, notFound } from "../errors.js";
 import type { IdempotentCreates } from "../idempotency/idempotent-creates.js";
 import { encodeCursor } from "../internal/cursor.js";
-import { ifMatchRevisions, noneMatchHits, orderEtag } from "../internal/etag.js";
+import { linkBase } from "../internal/public-url.js";
+import { ifMatchRevisions, noneMatchFailed, noneMatchFails, noneMatchHits, orderEtag } from "../internal/etag.js";
 import { readJsonBody } from "../internal/json-body.js";
 import { parseCursor, parseIdFilter, parseLimit } from "../internal/pagination.js";
 import { parsePositiveInteger, readQuery, safeEcho } from "../internal/query.js";
@@ -26,7 +27,7 @@ export async function listOrders(event: H3Event, orders: OrderStore): Promise<Or
   const petId = parseIdFilter("petId", query.petId);
   const page = await orders.list({ status, petId, afterId: parseCursor(query.cursor), limit });
   const last = page.orders.at(-1);
-  if (page.hasMore && last) event.res.headers.set("link", `<${nextPageUrl(event.url, query, last.id)}>; rel="next"`);
+  if (page.hasMore && last) event.res.headers.set("link", `<${nextPageUrl(linkBase(event) + event.url.pathname, query, last.id)}>; rel="next"`);
   return page.orders;
 }
 
@@ -75,6 +76,9 @@ export async function updateOrder(event: H3Event, orders: OrderStore, now: () =>
   const parsed = OrderPatchSchema.safeParse(await readJsonBody(event, MERGE_PATCH_MEDIA_TYPES));
   if (!parsed.success) throw invalidBody(describeIssue(parsed.error));
   const to = parsed.data.status;
+  const noneMatch = event.req.headers.get("if-none-match");
+  const stored = noneMatch === null ? undefined : await orders.get(id);
+  if (stored && noneMatchFails(noneMatch, orderEtag(stored))) throw noneMatchFailed(`order ${id}`, noneMatch!);
   const result = await orders.transition(id, to, new Date(now()), conditionOf(event, id));
   if (result.outcome === "not_found") throw notFound(`no order with id ${id}`);
   if (result.outcome === "precondition_failed") {
@@ -125,11 +129,11 @@ function parseStatus(raw: string | undefined): OrderStatus | undefined {
 }
 
 /** The same query with the next cursor; the values were validated (digits, a status), so need no escaping. */
-function nextPageUrl(current: URL, query: { limit?: string; status?: string; petId?: string }, lastId: number): string {
+function nextPageUrl(current: string, query: { limit?: string; status?: string; petId?: string }, lastId: number): string {
   const parts = [
     query.limit === undefined ? "" : `limit=${query.limit}&`,
     query.status === undefined ? "" : `status=${query.status}&`,
     query.petId === undefined ? "" : `petId=${query.petId}&`,
   ];
-  return `${current.origin}${current.pathname}?${parts.join("")}cursor=${encodeCursor(lastId)}`;
+  return `${current}?${parts.join("")}cursor=${encodeCursor(lastId)}`;
 }
