@@ -64,7 +64,8 @@ function hostLines(raw: readonly string[]): number {
   let count = 0;
   for (let at = 0; at < raw.length; at += 2) {
     const name = raw[at]!;
-    if (name.length === 4 && name.toLowerCase() === "host") count++;
+    // The usual spellings first: no lower-cased copy on the path of every request.
+    if (name.length === 4 && (name === "host" || name === "Host" || name.toLowerCase() === "host")) count++;
   }
   return count;
 }
