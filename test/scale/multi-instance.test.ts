@@ -23,8 +23,10 @@ async function createKey(server: ServeProcess, body: Record<string, unknown>) {
 
 beforeAll(async () => {
   const { db, redis } = await freshDatabase();
-  // Started at the same moment: both migrate the empty database, under the advisory lock.
-  const start = () => startServeProcess({ dbPath: db, args: ["--redis", redis] });
+  // Started at the same moment: both migrate the empty database, under the advisory lock. As
+  // every fleet should be, with one ticket secret (else each instance warns that it has its own).
+  const env = { PETSTORE_TICKET_SECRET: "the ticket secret of this fleet, 32+ chars" };
+  const start = () => startServeProcess({ dbPath: db, args: ["--redis", redis], env });
   [a, b] = await Promise.all([start(), start()]);
   database = new pg.Client({ connectionString: db });
   await database.connect();
