@@ -263,7 +263,7 @@ const EVENTS_ROUTE = {
       query("lastEventId", "Resume after this event id, for clients that cannot send the Last-Event-ID header.", EVENT_ID),
       query(
         "ticket",
-        `Instead of Authorization, for a browser's EventSource (which cannot send headers): a ticket from POST /events/tickets, valid ${EVENT_TICKET_TTL_SECONDS} s. Never put the API key itself in a URL.`,
+        `Instead of Authorization, for a browser's EventSource (which cannot send headers): a ticket from POST /events/tickets, for one request within ${EVENT_TICKET_TTL_SECONDS} s. Never put the API key itself in a URL.`,
         { type: "string", maxLength: 120, pattern: EVENT_TICKET_PATTERN },
       ),
       {
@@ -437,8 +437,9 @@ export const ROUTES = [
       tag: "meta",
       summary: "A short-lived ticket to open the event stream from a browser",
       description:
-        `A browser's EventSource cannot send Authorization: open \`GET /events?ticket=<ticket>\` instead. The ticket opens event streams ` +
-        `of this key only, for ${EVENT_TICKET_TTL_SECONDS} s (a stream opened in time stays open); it stops working with the key (revoked, expired, rotated). No body: one sent is a 400.`,
+        `A browser's EventSource cannot send Authorization: open \`GET /events?ticket=<ticket>\` instead. The ticket opens one event stream ` +
+        `of this key, once, within ${EVENT_TICKET_TTL_SECONDS} s: the first request that presents it spends it, whatever its answer (reconnect with a new ticket and lastEventId). ` +
+        `The stream ends, as the ticket stops working, when the secret it was asked with does (revoked, expired, rotated past its grace) or the key is banned. No body: one sent is a 400.`,
       errors: ["InvalidBody"],
       success: {
         status: 200,
