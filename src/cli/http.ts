@@ -35,6 +35,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Sees the headers of the final response, success or error, before it is returned or thrown. */
   onResponse?: (headers: ResponseHeaders) => void;
+  /** false: a 429 is thrown at once rather than waited out (`status` shows what it says). */
+  waitForQuota?: boolean;
 }
 
 export interface ApiClient {
@@ -135,7 +137,7 @@ export function createApiClient(settings: HttpSettings, deps: HttpDeps): ApiClie
         const result = await send(wire);
         const outcome = outcomeOf(result, deps.now());
         const policy = { retries: settings.retries, maxWaitMs: settings.maxWaitMs, waitedMs, random: deps.random };
-        const delay = retryDelay(wire, outcome, attempt, policy);
+        const delay = outcome.status === 429 && options.waitForQuota === false ? undefined : retryDelay(wire, outcome, attempt, policy);
         if (delay === undefined) {
           if (result.kind === "failure") throw result.error;
           options.onResponse?.(result.headers);

@@ -15,6 +15,8 @@ export interface TestContextOptions {
   /** Where the default config path (~/.config/petstore/config.json) is, when PETSTORE_CONFIG is unset. */
   homedir?: string;
   now?: () => number;
+  /** The zone dates are shown in (CliContext.timeZone); the process's TZ when undefined. */
+  timeZone?: string;
   random?: () => number;
   /** The API the commands talk to; by default one that fails every request (none expected). */
   api?: InMemoryApi;
@@ -88,6 +90,7 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
   };
   const ctx: CliContext = {
     ...base,
+    ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
     env,
     http: httpFactory(base, async () => api.transport),
     // Requests that are not the API's go on the real wire, to a receiver the test runs.
