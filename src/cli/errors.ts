@@ -55,6 +55,17 @@ export class AnswerError extends Error {
   override name = "AnswerError";
 }
 
+/**
+ * The reader of the output has gone (EPIPE: `petstore events | head -1`). The command stops where
+ * it is and exits 0 without a word, as `git log | head` does: the reader had what it wanted.
+ */
+export class OutputClosedError extends Error {
+  override name = "OutputClosedError";
+  constructor() {
+    super("the output's reader has gone (EPIPE)");
+  }
+}
+
 /** Already reported to the user; only the exit code is left to set. */
 export class SilentError extends Error {
   override name = "SilentError";
@@ -72,6 +83,7 @@ export const UNEXPECTED_CODES: ReadonlySet<string> = new Set(["unexpected_respon
 /** The one place where errors become exit codes. */
 export function exitCodeFor(error: unknown): number {
   if (error instanceof SilentError) return error.exitCode;
+  if (error instanceof OutputClosedError) return ExitCode.ok;
   if (error instanceof UsageError) return ExitCode.usage;
   if (error instanceof NetworkError) return ExitCode.unreachable;
   // An answer that is not the API's (an HTML page, a 404 off the API prefix) is not "not found".

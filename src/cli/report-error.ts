@@ -1,9 +1,9 @@
 import { messageOf } from "../support/error-text.js";
 import type { CliContext } from "./context.js";
-import { ApiError, NetworkError, SilentError, UsageError } from "./errors.js";
+import { ApiError, NetworkError, OutputClosedError, SilentError, UsageError } from "./errors.js";
 import { labelled } from "./output/notice.js";
 import { escapeForTerminal, MAX_MESSAGE_CHARS, safeLine, safeLines } from "./output/safe-text.js";
-import { stderrOf } from "./output/stream.js";
+import { stderrOf, type OutStream } from "./output/stream.js";
 import type { ColorMode } from "./settings.js";
 
 /**
@@ -14,13 +14,21 @@ import type { ColorMode } from "./settings.js";
  * printed safely (safe-text.ts): no control characters, at most MAX_MESSAGE_CHARS of a message.
  */
 export function reportError(error: unknown, ctx: CliContext, options: { json: boolean; color: ColorMode }): void {
-  if (error instanceof SilentError) return;
-  const stderr = stderrOf(ctx, options);
+  if (error instanceof SilentError || error instanceof OutputClosedError) return;
+  try {
+    writeError(error, stderrOf(ctx, options), options.json);
+  } catch (failed) {
+    // stderr's own reader has gone: nobody is left to tell.
+    if (!(failed instanceof OutputClosedError)) throw failed;
+  }
+}
+
+function writeError(error: unknown, stderr: OutStream, json: boolean): void {
   if (error instanceof UsageError) {
     stderr.write(labelled("Error", `${error.message}\n(run with --help for usage)`, stderr));
     return;
   }
-  if (options.json) {
+  if (json) {
     stderr.write(`${escapeForTerminal(JSON.stringify(jsonError(error)))}\n`);
     return;
   }
