@@ -48,6 +48,22 @@ export class NetworkError extends Error {
 }
 
 /**
+ * The key's quota is spent and comes back later than --max-wait allows, so a command stopped
+ * rather than wait (exit 5, as a 429 after the retries): the message says which window and when.
+ */
+export class QuotaSpentError extends Error {
+  override name = "QuotaSpentError";
+  constructor(
+    message: string,
+    readonly hint: string,
+    /** Seconds until the quota is back. */
+    readonly retryAfter: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
  * An answer that came but cannot be used as the API's (a Link that is not a URL): exit 1, with
  * what was wrong; the value is quoted only as far as it helps.
  */
@@ -86,6 +102,7 @@ export function exitCodeFor(error: unknown): number {
   if (error instanceof OutputClosedError) return ExitCode.ok;
   if (error instanceof UsageError) return ExitCode.usage;
   if (error instanceof NetworkError) return ExitCode.unreachable;
+  if (error instanceof QuotaSpentError) return ExitCode.rateLimited;
   // An answer that is not the API's (an HTML page, a 404 off the API prefix) is not "not found".
   if (error instanceof ApiError && !UNEXPECTED_CODES.has(error.body.code)) {
     const status = error.body.status;

@@ -1,6 +1,6 @@
 import { messageOf } from "../support/error-text.js";
 import type { CliContext } from "./context.js";
-import { ApiError, NetworkError, OutputClosedError, SilentError, UsageError } from "./errors.js";
+import { ApiError, NetworkError, OutputClosedError, QuotaSpentError, SilentError, UsageError } from "./errors.js";
 import { labelled } from "./output/notice.js";
 import { escapeForTerminal, MAX_MESSAGE_CHARS, safeLine, safeLines } from "./output/safe-text.js";
 import { stderrOf, type OutStream } from "./output/stream.js";
@@ -9,8 +9,9 @@ import type { ColorMode } from "./settings.js";
 /**
  * Prints an error to stderr: `Error: <message> (<code>, HTTP <status>)`, then a hint where one
  * helps. With --json, one JSON object instead: the server's Error body, or `{code, message}`
- * for failures without an answer (code `unreachable`, `timeout` or `cli_error`); a 429 or 503
- * that said when to come back also carries `retryAfter` in seconds. What the server wrote is
+ * for failures without an answer (code `unreachable`, `timeout` or `cli_error`; `rate_limited`
+ * for a quota spent past --max-wait); a 429 or 503 that said when to come back, and a spent
+ * quota, also carry `retryAfter` in seconds. What the server wrote is
  * printed safely (safe-text.ts): no control characters, at most MAX_MESSAGE_CHARS of a message.
  */
 export function reportError(error: unknown, ctx: CliContext, options: { json: boolean; color: ColorMode }): void {
@@ -38,7 +39,7 @@ function writeError(error: unknown, stderr: OutStream, json: boolean): void {
   } else {
     stderr.write(labelled("Error", safeLine(messageOf(error)), stderr));
   }
-  const hint = error instanceof ApiError || error instanceof NetworkError ? error.hint : undefined;
+  const hint = error instanceof ApiError || error instanceof NetworkError || error instanceof QuotaSpentError ? error.hint : undefined;
   if (hint) stderr.write(`${safeLines(hint)}\n`);
 }
 
@@ -49,6 +50,7 @@ function jsonError(error: unknown): object {
     return error.retryAfter === undefined ? body : { ...body, retryAfter: error.retryAfter };
   }
   if (error instanceof NetworkError) return { code: error.code, message: error.message };
+  if (error instanceof QuotaSpentError) return { code: "rate_limited", message: error.message, retryAfter: error.retryAfter };
   return { code: "cli_error", message: capped(messageOf(error)) };
 }
 
