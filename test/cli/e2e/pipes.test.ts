@@ -1,6 +1,8 @@
 // The built CLI writing into a pipe whose reader goes away after one line (`| head -1`): every
 // command stops at its next write and exits 0 without a word, as `git log | head` does.
 import { spawn } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, startServeProcess, type ServeProcess } from "../../helpers/serve-process.js";
 import { tempHome } from "../helpers/run-cli.js";
@@ -85,6 +87,23 @@ describe("a reader that goes after one line (| head -1)", () => {
     expect(result.stderr).toBe("");
     // The next event comes within 200 ms: the CLI is gone well before the 10 s it was given.
     expect(result.exitAfterCloseMs).toBeLessThan(5_000);
+  }, 20_000);
+
+  it("ends `petstore events --forward-to` too, whose stdout is its delivery records", async () => {
+    const receiver = createServer((req, res) => req.resume().on("end", () => res.writeHead(204).end()));
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      let n = 0;
+      const result = await intoHeadOne(["events", "--forward-to", url], () => createPet(`forwarded ${n++}`));
+      expect(result.code).toBe(0);
+      expect(result.firstLine).not.toBe("");
+      expect(result.exitAfterCloseMs).toBeLessThan(5_000);
+      expect(result.stderr).not.toMatch(/Error|EPIPE|at /);
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   }, 20_000);
 
   it("stops `pets list --all --json` asking for pages once its reader has gone", async () => {
