@@ -124,7 +124,7 @@ describe("pets import on a test clock", () => {
       }
       return original(wire);
     };
-    const result = await run(["pets", "import", "-", "--concurrency", "4"], key, records(3000));
+    const result = await run(["pets", "import", "-", "--concurrency", "4"], key, records(600));
     expect(result.code).toBe(6);
     // The requests in flight when it died, each with its retries (3): nothing more.
     expect(api.refused).toBeLessThanOrEqual(4 * (1 + 3));
@@ -132,7 +132,7 @@ describe("pets import on a test clock", () => {
     expect(result.stderr).not.toContain("quota");
     expect(result.stderr).toMatch(
       new RegExp(
-        `Stopped after \\d+ of 3000 records: \\d+ created, 0 replayed, 0 skipped, 0 failed, \\d+ not sent\\n` +
+        `Stopped after \\d+ of 600 records: \\d+ created, 0 replayed, 0 skipped, 0 failed, \\d+ not sent\\n` +
           `Error: connection refused by http://127\\.0\\.0\\.1:3999\\n` +
           `Is a server running at ${BASE_URL.replace(/\./g, "\\.")}\\? .+\\n` +
           `The server is unreachable, so the import stopped with \\d+ records not sent\\. Run the same command again to resume: the \\d+ records done are not sent again\\.\\n$`,
@@ -144,9 +144,9 @@ describe("pets import on a test clock", () => {
     expect(done).toBeLessThanOrEqual(dieAfter + 4);
     api.start();
     const sentBefore = api.answers.length;
-    const resumed = await run(["pets", "import", "-", "--json", "--concurrency", "16"], key, records(3000));
+    const resumed = await run(["pets", "import", "-", "--json", "--concurrency", "16"], key, records(600));
     expect(resumed.code).toBe(0);
-    expect(JSON.parse(resumed.stdout)).toMatchObject({ created: 3000 - done, replayed: 0, earlier: done, pending: 0 });
-    expect(postsByStatus(api, sentBefore)).toEqual({ "201": 3000 - done });
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ created: 600 - done, replayed: 0, earlier: done, pending: 0 });
+    expect(postsByStatus(api, sentBefore)).toEqual({ "201": 600 - done });
   });
 });
