@@ -4,7 +4,13 @@
 // and its reset), resumes without sending what it knows it created, and stops at once (exit 6)
 // when the server dies under it.
 import { describe, expect, it } from "vitest";
+import { withClient } from "../../../src/cli/context.js";
+import { OutputClosedError } from "../../../src/cli/errors.js";
+import { readRecords } from "../../../src/cli/internal/import/read-records.js";
+import { sendRecords } from "../../../src/cli/internal/import/send-records.js";
+import { validateRecords } from "../../../src/cli/internal/import/validate-records.js";
 import { main } from "../../../src/cli/main.js";
+import type { Settings } from "../../../src/cli/settings.js";
 import { memoryApp } from "../../helpers/memory-app.js";
 import { appApi, type AppApi } from "../helpers/app-api.js";
 import { createTestContext, memoryStateStore } from "../helpers/test-context.js";
@@ -150,3 +156,35 @@ describe("pets import on a test clock", () => {
     expect(postsByStatus(api, sentBefore)).toEqual({ "201": 600 - done });
   });
 });
+
+describe("sendRecords", () => {
+  it("stops every worker when its own output fails (the progress line's reader gone), sending nothing more", async () => {
+    const { app } = await memoryApp({ adminKey: ADMIN_KEY });
+    const api = appApi(app, { baseUrl: BASE_URL, timeoutMs: 10_000 });
+    const test = createTestContext({ api, env: { PETSTORE_BASE_URL: BASE_URL, PETSTORE_API_KEY: ADMIN_KEY } });
+    const settings = { baseUrl: BASE_URL, apiKey: ADMIN_KEY, timeoutMs: 10_000, retries: 3, maxWaitMs: 60_000, verbose: false, color: "never" } as Settings;
+    const loaded = validateRecords(readRecords(records(200), "ndjson"));
+    const journal = memoryStateStore().importJournal("test");
+    const result = await withClient(test.ctx, settings, (client) =>
+      sendRecords(client, loaded.valid, {
+        concurrency: 8,
+        fileHash: "0".repeat(64),
+        journal,
+        maxWaitMs: 60_000,
+        now: Date.now,
+        sleep: async () => {},
+        onWait: () => {},
+        onSettled: (done) => {
+          if (done >= 20) throw new OutputClosedError();
+        },
+      }),
+    );
+    expect(result.stopped).toEqual({ kind: "error", error: expect.any(OutputClosedError) });
+    const sent = api.requests.length;
+    // The workers in flight finish their request; none starts another.
+    expect(sent).toBeLessThanOrEqual(20 + 8);
+    expect(result.created + result.pending).toBe(200);
+    expect((await journal.read()).size).toBe(result.created);
+  });
+});
+

@@ -52,7 +52,7 @@ export async function sendRecords(api: ApiClient, records: readonly ValidRecord[
     result.stopped ??= { kind: "error", error };
     pacer.stop();
   };
-  const worker = async (): Promise<void> => {
+  const work = async (): Promise<void> => {
     for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
       if (!(await pacer.acquire())) {
         queue.unshift(item);
@@ -88,6 +88,8 @@ export async function sendRecords(api: ApiClient, records: readonly ValidRecord[
       options.onSettled(++done);
     }
   };
+  // A failure of the import's own (its progress output's reader gone) stops every worker too.
+  const worker = () => work().catch((error: unknown) => stop(error instanceof Error ? error : new Error(String(error))));
   // Workers beyond the pacer's current concurrency simply wait in acquire().
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, queue.length)) }, worker));
   if (pacer.quotaStop) result.stopped ??= { kind: "quota", ...pacer.quotaStop };
