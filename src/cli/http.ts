@@ -211,7 +211,7 @@ function apiErrorOf(
   const url = wire.url;
   const body = errorBody(answer.status, answer.text, url);
   if (body.code !== UNEXPECTED && isWrongBaseUrl(answer.status, baseUrl, url)) {
-    const wrong = wrongBaseUrl(baseUrl, wire.method, url, body);
+    const wrong = wrongBaseUrl(baseUrl, wire.method, url);
     return new ApiError(wrong.body, wrong.hint, undefined, sent.repeated);
   }
   const waitMs = retryAfterMs ?? resetWait(answer.headers["x-ratelimit-reset"], nowMs);

@@ -291,7 +291,7 @@ describe("answers that are not what we expect", () => {
     const { error } = await call([errorResponse(404, "not_found", "no such resource: GET /v1/pets")]);
     expect((error as ApiError).body).toEqual({
       code: "unexpected_response",
-      message: `GET /pets answered 404 (no such resource: GET /v1/pets): the base URL ${api?.baseUrl} does not point at the petstore API`,
+      message: `GET /pets answered 404: the base URL ${api?.baseUrl} does not point at the petstore API`,
       status: 404,
     });
     expect((error as ApiError).hint).toBe(

@@ -28,10 +28,10 @@ export function isWrongBaseUrl(status: number, baseUrl: string, url: string): bo
   return path !== undefined && ALWAYS_ANSWERED_PATHS.has(path);
 }
 
-/** The Error body and hint for such a 404: what was asked, what came back, and the base URL to use. */
-export function wrongBaseUrl(baseUrl: string, method: string, url: string, answered: ErrorBody): { body: ErrorBody; hint: string } {
+/** The Error body and hint for such a 404: what was asked, and the base URL to use. */
+export function wrongBaseUrl(baseUrl: string, method: string, url: string): { body: ErrorBody; hint: string } {
   const path = pathUnderBase(baseUrl, url) ?? new URL(url).pathname;
-  const message = `${method} ${path} answered 404 (${answered.message}): the base URL ${baseUrl} does not point at the petstore API`;
+  const message = `${method} ${path} answered 404: the base URL ${baseUrl} does not point at the petstore API`;
   return { body: { code: "unexpected_response", message, status: 404 }, hint: baseUrlHint(baseUrl) };
 }
 
