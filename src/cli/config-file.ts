@@ -10,6 +10,8 @@ export interface Profile {
   apiKey?: string;
   /** "off" silences the deprecation notices of deprecated calls. */
   deprecationNotices?: string;
+  /** A PEM file of certificates to trust (a `serve --https`'s own), as --ca-cert. */
+  caCert?: string;
 }
 
 /**
@@ -31,7 +33,12 @@ export interface ConfigStore {
 }
 
 /** The keys `config set|get` accept, as typed on the command line, and their field in the file. */
-export const CONFIG_KEYS = { "base-url": "baseUrl", "api-key": "apiKey", "deprecation-notices": "deprecationNotices" } as const;
+export const CONFIG_KEYS = {
+  "base-url": "baseUrl",
+  "api-key": "apiKey",
+  "deprecation-notices": "deprecationNotices",
+  "ca-cert": "caCert",
+} as const;
 export type ConfigKey = keyof typeof CONFIG_KEYS;
 
 /** $PETSTORE_CONFIG, else $XDG_CONFIG_HOME/petstore/config.json, else ~/.config/petstore/config.json. */
@@ -77,7 +84,9 @@ export function fileConfigStore(path: string, warn: (message: string) => void = 
 }
 
 export function profileOf(data: ConfigData, envName: string | undefined): Profile | undefined {
-  if (envName === undefined) return { baseUrl: data.baseUrl, apiKey: data.apiKey, deprecationNotices: data.deprecationNotices };
+  if (envName === undefined) {
+    return { baseUrl: data.baseUrl, apiKey: data.apiKey, deprecationNotices: data.deprecationNotices, caCert: data.caCert };
+  }
   return data.profiles?.[envName];
 }
 

@@ -40,8 +40,24 @@ export class NetworkError extends Error {
   constructor(
     message: string,
     readonly hint?: string,
-    /** For --json: `timeout`, or `unreachable` for everything else. */
-    readonly code: "unreachable" | "timeout" = "unreachable",
+    /** For --json: `timeout`, `untrusted_certificate`, or `unreachable` for everything else. */
+    readonly code: "unreachable" | "timeout" | "untrusted_certificate" = "unreachable",
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The key's quota is spent and comes back later than --max-wait allows, so a command stopped
+ * rather than wait (exit 5, as a 429 after the retries): the message says which window and when.
+ */
+export class QuotaSpentError extends Error {
+  override name = "QuotaSpentError";
+  constructor(
+    message: string,
+    readonly hint: string,
+    /** Seconds until the quota is back. */
+    readonly retryAfter: number,
   ) {
     super(message);
   }
@@ -53,6 +69,17 @@ export class NetworkError extends Error {
  */
 export class AnswerError extends Error {
   override name = "AnswerError";
+}
+
+/**
+ * The reader of the output has gone (EPIPE: `petstore events | head -1`). The command stops where
+ * it is and exits 0 without a word, as `git log | head` does: the reader had what it wanted.
+ */
+export class OutputClosedError extends Error {
+  override name = "OutputClosedError";
+  constructor() {
+    super("the output's reader has gone (EPIPE)");
+  }
 }
 
 /** Already reported to the user; only the exit code is left to set. */
@@ -72,8 +99,10 @@ export const UNEXPECTED_CODES: ReadonlySet<string> = new Set(["unexpected_respon
 /** The one place where errors become exit codes. */
 export function exitCodeFor(error: unknown): number {
   if (error instanceof SilentError) return error.exitCode;
+  if (error instanceof OutputClosedError) return ExitCode.ok;
   if (error instanceof UsageError) return ExitCode.usage;
   if (error instanceof NetworkError) return ExitCode.unreachable;
+  if (error instanceof QuotaSpentError) return ExitCode.rateLimited;
   // An answer that is not the API's (an HTML page, a 404 off the API prefix) is not "not found".
   if (error instanceof ApiError && !UNEXPECTED_CODES.has(error.body.code)) {
     const status = error.body.status;

@@ -4,6 +4,7 @@
 import pkg from "../../package.json" with { type: "json" };
 import type { ErrorBody } from "../contract/values.js";
 import { ApiError, type NetworkError } from "./errors.js";
+import { isWrongBaseUrl, missingVersionHint, wrongBaseUrl } from "./internal/base-url-check.js";
 import { hintForStatus, notThisApiHint } from "./internal/hints.js";
 import { parseRetryAfter, retryDelay, type AttemptOutcome } from "./internal/retry-policy.js";
 
@@ -34,6 +35,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Sees the headers of the final response, success or error, before it is returned or thrown. */
   onResponse?: (headers: ResponseHeaders) => void;
+  /** false: a 429 is thrown at once rather than waited out (`status` shows what it says). */
+  waitForQuota?: boolean;
 }
 
 export interface ApiClient {
@@ -55,6 +58,8 @@ export interface HttpSettings {
   retries: number;
   /** The most one request may spend waiting between its attempts (--max-wait). */
   maxWaitMs: number;
+  /** The PEM file of certificates trusted besides Node's (--ca-cert), for the transport and its hints. */
+  caCert?: string;
 }
 
 /** One request as it goes on the wire. */
@@ -132,14 +137,14 @@ export function createApiClient(settings: HttpSettings, deps: HttpDeps): ApiClie
         const result = await send(wire);
         const outcome = outcomeOf(result, deps.now());
         const policy = { retries: settings.retries, maxWaitMs: settings.maxWaitMs, waitedMs, random: deps.random };
-        const delay = retryDelay(wire, outcome, attempt, policy);
+        const delay = outcome.status === 429 && options.waitForQuota === false ? undefined : retryDelay(wire, outcome, attempt, policy);
         if (delay === undefined) {
           if (result.kind === "failure") throw result.error;
           options.onResponse?.(result.headers);
           if (result.status >= 300 && result.status <= 399) throw redirectError(result, url);
           if (result.status < 200 || result.status > 299) {
             const sent = { apiKeySent: Boolean(settings.apiKey), retriesMade: attempt, repeated };
-            throw apiErrorOf(result, url, outcome.retryAfterMs, sent, deps.now());
+            throw apiErrorOf(result, wire, settings.baseUrl, outcome.retryAfterMs, sent, deps.now());
           }
           return { status: result.status, headers: result.headers, body: parseBody(result, url, settings.baseUrl) as T, url };
         }
@@ -161,7 +166,7 @@ export function createApiClient(settings: HttpSettings, deps: HttpDeps): ApiClie
       if (result.kind === "failure") throw result.error;
       if (result.kind === "stream") return { headers: result.headers, body: result.body };
       const outcome = outcomeOf(result, deps.now());
-      throw apiErrorOf(result, url, outcome.retryAfterMs, { apiKeySent: Boolean(settings.apiKey), retriesMade: 0, repeated: false }, deps.now());
+      throw apiErrorOf(result, wire, settings.baseUrl, outcome.retryAfterMs, { apiKeySent: Boolean(settings.apiKey), retriesMade: 0, repeated: false }, deps.now());
     },
     close: () => deps.transport.close(),
   };
@@ -197,17 +202,28 @@ function outcomeOf(attempt: Attempt, nowMs: number): AttemptOutcome {
 /** The ApiError for a non-2xx answer, with the hint that fits it. */
 function apiErrorOf(
   answer: Extract<Attempt, { kind: "answer" }>,
-  url: string,
+  wire: Pick<WireRequest, "method" | "url">,
+  baseUrl: string,
   retryAfterMs: number | undefined,
   sent: { apiKeySent: boolean; retriesMade: number; repeated: boolean },
   nowMs: number,
 ): ApiError {
+  const url = wire.url;
   const body = errorBody(answer.status, answer.text, url);
+  if (body.code !== UNEXPECTED && isWrongBaseUrl(answer.status, baseUrl, url)) {
+    const wrong = wrongBaseUrl(baseUrl, wire.method, url);
+    return new ApiError(wrong.body, wrong.hint, undefined, sent.repeated);
+  }
   const waitMs = retryAfterMs ?? resetWait(answer.headers["x-ratelimit-reset"], nowMs);
   const context = { ...sent, waitMs, nowMs, path: new URL(url).pathname };
   const retryAfter = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
-  const hint = body.code === UNEXPECTED ? notThisApiHint(new URL(url).origin) : hintForStatus(body, context);
+  const hint = body.code === UNEXPECTED ? notThisApiHint(new URL(url).origin) : (hintForStatus(body, context) ?? notFoundHint(answer.status, baseUrl));
   return new ApiError(body, hint, retryAfter, sent.repeated);
+}
+
+/** A record's 404 under a base URL without /v1 is still "not found", with the URL to try. */
+function notFoundHint(status: number, baseUrl: string): string | undefined {
+  return status === 404 ? missingVersionHint(baseUrl) : undefined;
 }
 
 /** The code of an answer that is not the API's (see errorBody); exit 1, never "not found". */

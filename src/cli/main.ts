@@ -87,6 +87,7 @@ function addGlobalOptions(program: Command): void {
     .option("--timeout <ms>", `time limit per request (default ${DEFAULT_TIMEOUT_MS})`)
     .option("--retries <n>", `retries on 429, and (requests safe to repeat) on lost connections, timeouts and 502/503/504 (default ${DEFAULT_RETRIES})`)
     .option("--max-wait <seconds>", `most time to wait in all for Retry-After and backoff (default ${DEFAULT_MAX_WAIT_S})`)
+    .option("--ca-cert <file>", "also trust the certificates in this PEM file, e.g. the one `serve --https` prints (env PETSTORE_CA_CERT)")
     .option("--verbose", "log requests, answers and remaining quota to stderr")
     .addOption(new Option("--color <when>", "colour: auto (on a terminal, unless NO_COLOR or TERM=dumb), always, never").choices(COLOR_MODES))
     .option("--no-color", "the same as --color never")

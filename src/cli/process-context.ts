@@ -35,7 +35,8 @@ export function createProcessContext(): CliContext {
   return {
     ...base,
     env: process.env,
-    http: httpFactory(base, async (settings) => (await import("./internal/undici-transport.js")).undiciTransport(settings)),
+    http: httpFactory(base, undiciFor),
+    // A receiver of forwarded events is not the API server: the API's --ca-cert is not its.
     transport: async (settings) => (await import("./internal/undici-transport.js")).undiciTransport(settings),
     config: fileConfigStore(configFilePath(process.env, homedir()), (message) => warnOn(base.io, process.env, message)),
     state: fileStateStore(stateFilePath(process.env, homedir())),
@@ -52,6 +53,12 @@ export function createProcessContext(): CliContext {
       select: async (question, choices) => (await terminalPrompt()).selectOnTerminal(question, choices),
     },
   };
+}
+
+/** undici for the API, loaded by the first request, trusting the --ca-cert file's certificates too. */
+async function undiciFor(settings: Settings): Promise<Transport> {
+  const { trustedCertificates, undiciTransport } = await import("./internal/undici-transport.js");
+  return undiciTransport(settings, await trustedCertificates(settings.caCert));
 }
 
 /**

@@ -5,7 +5,10 @@ import type { Command } from "commander";
 import type { ServeOptions, ServeTls } from "../server/serve.js";
 import { LOCAL_BASE_URL } from "../contract/constants.js";
 import { parseHttpUrl } from "../support/http-url.js";
+import { homedir } from "node:os";
+import { dirname, resolve } from "node:path";
 import { profileOf, type ConfigStore, type Profile } from "./config-file.js";
+import { stateFilePath } from "./state-file.js";
 import { UsageError } from "./errors.js";
 import { integerFlag } from "./internal/flags.js";
 import { pairingProblem, type Origin } from "./internal/key-pairing.js";
@@ -36,6 +39,7 @@ export interface GlobalFlags {
   pager?: boolean;
   /** --color auto|always|never; false with --no-color. */
   color?: string | false;
+  caCert?: string;
 }
 
 /** `serve`'s own flags as commander parsed them. */
@@ -71,6 +75,8 @@ export interface Settings {
   color: ColorMode;
   /** The pager command for long output on a terminal; undefined for none. */
   pager: string | undefined;
+  /** A PEM file of certificates to trust besides the usual ones (--ca-cert): a `serve --https`'s own. */
+  caCert: string | undefined;
   sources: { baseUrl: Source; apiKey: Source | undefined };
 }
 
@@ -154,8 +160,20 @@ export async function resolveSettings(flags: GlobalFlags, ctx: { env: Env; confi
     deprecationNotices: ctx.env.PETSTORE_NO_DEPRECATION_NOTICE !== "1" && profile.deprecationNotices !== "off",
     color: resolveColorMode(flags, ctx.env),
     pager: pagerCommand(flags, ctx.env),
+    caCert: caCertOf(flags, ctx, profile),
     sources: { baseUrl: baseUrl.source, apiKey: apiKey?.source },
   };
+}
+
+/**
+ * --ca-cert, PETSTORE_CA_CERT, then the profile's caCert; a relative path in the config file is
+ * relative to the file's folder (the command may run anywhere), as kubeconfig's are.
+ */
+function caCertOf(flags: GlobalFlags, ctx: { env: Env; config: ConfigStore }, profile: Profile): string | undefined {
+  const picked = firstSet(["flag", flags.caCert], ["environment", ctx.env.PETSTORE_CA_CERT], ["config file", profile.caCert]);
+  if (picked?.value === "") throw new UsageError("--ca-cert must not be empty");
+  if (picked?.source === "config file") return resolve(dirname(ctx.config.path), picked.value);
+  return picked?.value;
 }
 
 /** `serve`'s options: its flags, then PETSTORE_PORT, PETSTORE_HOST, ..., then the defaults (no config-file layer). */
@@ -188,7 +206,7 @@ export function resolveServeOptions(flags: ServeFlags, ctx: { env: Env; io?: { i
     adminKey,
     ...resolveServeOps(flags, env, ctx.io?.isStderrTTY ?? false),
   };
-  const tls = tlsOf(flags);
+  const tls = tlsOf(flags, env);
   if (tls) options.tls = tls;
   return options;
 }
@@ -203,10 +221,11 @@ export function describeSources(settings: Pick<Settings, "baseUrl" | "envName" |
 
 /**
  * HTTPS for `serve`: --cert and --key name a real certificate (both or neither); --https alone
- * asks for listhen's self-signed one. --https with --cert and --key is the same as those two:
- * the flag turns HTTPS on, the files say which certificate, so nothing contradicts.
+ * asks for listhen's self-signed one, kept in the state folder for clients (--ca-cert). --https
+ * with --cert and --key is the same as those two: the flag turns HTTPS on, the files say which
+ * certificate, so nothing contradicts.
  */
-function tlsOf(flags: ServeFlags): ServeTls | undefined {
+function tlsOf(flags: ServeFlags, env: Env): ServeTls | undefined {
   if ((flags.cert === undefined) !== (flags.key === undefined)) {
     throw new UsageError("--cert and --key go together: the certificate and its private key, both PEM files");
   }
@@ -214,7 +233,7 @@ function tlsOf(flags: ServeFlags): ServeTls | undefined {
     if (flags.cert.trim() === "" || flags.key.trim() === "") throw new UsageError("--cert and --key must not be empty");
     return { certFile: flags.cert, keyFile: flags.key };
   }
-  return flags.https === true ? { selfSigned: true } : undefined;
+  return flags.https === true ? { selfSigned: true, certDir: dirname(stateFilePath(env, env.HOME || homedir())) } : undefined;
 }
 
 function originOf(source: Exclude<Source, "default">, envName: string | undefined): Exclude<Origin, "default">;

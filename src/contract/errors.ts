@@ -48,7 +48,10 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, ErrorCodeDoc>> = {
   },
   invalid_json: { status: 400, meaning: "The body is empty, not valid UTF-8 or not valid JSON." },
   invalid_body: { status: 400, meaning: "The JSON body breaks the schema; the message names the field and the rule." },
-  unsupported_media_type: { status: 415, meaning: "The body is not sent as application/json (or, for PATCH, application/merge-patch+json)." },
+  unsupported_media_type: {
+    status: 415,
+    meaning: "The body is not sent as application/json (or, for PATCH, application/merge-patch+json) in UTF-8 and uncompressed: another charset or any Content-Encoding is refused.",
+  },
   payload_too_large: { status: 413, meaning: `The body is larger than ${kibibytes(MAX_BODY_BYTES)}.` },
   unauthorized: { status: 401, meaning: "The API key is missing, malformed, unknown or revoked." },
   forbidden: { status: 403, meaning: "The key is valid but the operation needs an admin key." },
@@ -60,7 +63,8 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, ErrorCodeDoc>> = {
   },
   precondition_failed: {
     status: 412,
-    meaning: "If-Match names no current ETag of the pet or order: it changed since it was read. Nothing was changed; read it again.",
+    meaning:
+      "If-Match names no current ETag of the pet or order (it changed since it was read), or If-None-Match is * or names the current one while it exists. Nothing was changed; read it again.",
   },
   pet_not_available: { status: 409, meaning: "The pet of a new order is not available; the message names its status." },
   invalid_transition: {
@@ -77,7 +81,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, ErrorCodeDoc>> = {
   },
   idempotency_key_reused: {
     status: 422,
-    meaning: `This Idempotency-Key was used within ${hours(IDEMPOTENCY_TTL_MS)} for another request (another body or path); nothing was created.`,
+    meaning: `This Idempotency-Key was used within ${hours(IDEMPOTENCY_TTL_MS)} for another request (another body, path or query); nothing was created.`,
   },
   rate_limited: { status: 429, meaning: "A rate-limit window is exhausted; wait Retry-After seconds, back off exponentially." },
   key_banned: { status: 429, meaning: "Too many requests over the limit: the key (or IP) is banned until Retry-After." },

@@ -31,7 +31,9 @@ export const MAX_UNSENT_BYTES = 1024 * 1024;
 
 /** How long a ticket for a browser's EventSource (POST /events/tickets) opens streams. */
 export const EVENT_TICKET_TTL_SECONDS = 60;
-/** `evt_<key id>.<expiry, Unix seconds>.<HMAC-SHA256, base64url>` */
+/** The shortest PETSTORE_TICKET_SECRET (which signs tickets) accepted: as long as a 192-bit secret in base64. */
+export const TICKET_SECRET_MIN_LENGTH = 32;
+/** `evt_<key id>.<expiry, Unix seconds>.<id, secret tag and HMAC-SHA256: 32 bytes in base64url>` */
 export const EVENT_TICKET_PATTERN = "^evt_key_[0-9A-Za-z_]{1,40}\\.[0-9]{10}\\.[0-9A-Za-z_-]{43}$";
 
 export function isEventType(value: string): value is EventType {

@@ -28,6 +28,15 @@ export const CURSOR_MAX_LENGTH = 32;
 /** The longest `types` of GET /v1/events: every type twice over, with spaces; 400 beyond. */
 export const EVENT_TYPES_MAX_LENGTH = 256;
 
+/**
+ * The /docs files, per client address, apart from the anonymous limit (which a page load of
+ * some seven files would use up): a bound of its own, far above what people reading the page ask.
+ */
+export const DOCS_LIMITS = { perMinute: 120, perDay: 2_000 } as const;
+
+/** Wrong /metrics tokens a client address may send before it is refused (and, past as many again, banned). */
+export const METRICS_TOKEN_ATTEMPTS = { perMinute: 10, perDay: 100 } as const;
+
 /** How long a client may take; slow or stalled clients cannot hold a connection open for ever. */
 export interface HttpDeadlines {
   /** From the first byte of a request to the end of its headers. */

@@ -71,6 +71,11 @@ export const HEADER_COMPONENTS = {
     { type: "string", format: "uri", maxLength: 2048, examples: ["https://app.example"] },
     false,
   ),
+  "Accept-Encoding": header(
+    "On a 415 for an encoded body (RFC 7694): `identity`, the only content coding a request body may have.",
+    { const: "identity" },
+    false,
+  ),
 } satisfies Record<string, HeaderObject>;
 
 /** components.headers present in every document. `Link-Next` is the `Link` of a next page. */
@@ -133,7 +138,12 @@ export const ERROR_RESPONSES = {
   },
   MethodNotAllowed: { status: 405, description: "Answers a listed path called with a method it does not list.", headers: ["Allow"] },
   PayloadTooLarge: { status: 413, description: `The body is larger than ${kibibytes(MAX_BODY_BYTES)}.` },
-  UnsupportedMediaType: { status: 415, description: "The body is not sent as a media type the operation accepts (application/json; for PATCH also application/merge-patch+json)." },
+  UnsupportedMediaType: {
+    status: 415,
+    description:
+      "The body is not sent as a media type the operation accepts (application/json; for PATCH also application/merge-patch+json), in UTF-8 and uncompressed (no Content-Encoding).",
+    headers: ["Accept-Encoding"],
+  },
   TooManyRequests: { status: 429, description: "Over the rate limit, or banned for repeated excess; wait Retry-After seconds.", headers: ["Retry-After"] },
   TooManyKeys: { status: 507, description: "The store holds the most keys it may (revoked ones included); nothing was created." },
   InternalError: { status: 500, description: "An unexpected error, logged on the server." },

@@ -13,7 +13,7 @@ export type HeaderList = Array<[name: string, value: string]>;
  * @example rateLimitHeaders(decision, now).forEach(([name, value]) => headers.set(name, value))
  */
 export function rateLimitHeaders(decision: Decision, now: number): HeaderList {
-  const windows = decision.windows;
+  const windows = decision.allowed || decision.reason !== "key_banned" ? decision.windows : duringBan(decision.windows, decision.retryAfter, now);
   let closest: WindowState | undefined;
   let state = "";
   for (const window of windows) {
@@ -33,6 +33,15 @@ export function rateLimitHeaders(decision: Decision, now: number): HeaderList {
   }
   if (!decision.allowed) headers.push(["retry-after", String(decision.retryAfter)]);
   return headers;
+}
+
+/**
+ * A ban refuses everything until it ends: no window has a request left, and each gives requests
+ * again when the ban ends (rounded up to the second), or, if it is spent itself, when it resets.
+ */
+function duringBan(windows: readonly WindowState[], retryAfter: number, now: number): WindowState[] {
+  const banEnds = Math.ceil(now / 1000) + retryAfter;
+  return windows.map((window) => ({ ...window, remaining: 0, resetAt: window.remaining === 0 ? Math.max(window.resetAt, banEnds) : banEnds }));
 }
 
 // The policy is the same for every answer to one key: the last one is kept, and built again only

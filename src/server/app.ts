@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { H3 } from "h3";
 import { ROUTES } from "../contract/routes.js";
 import type { KeyLimits } from "../contract/schemas.js";
@@ -28,6 +29,8 @@ import { eventHandlers, type EventRouteDeps } from "./routes/events.js";
 import { petHandlers } from "./routes/pets.js";
 import { registerDocs } from "./docs/docs-routes.js";
 import { createCors, type CorsOptions } from "./cors.js";
+import { EventTickets } from "./events/event-tickets.js";
+import { MemorySpentTickets } from "../store/spent-tickets.js";
 
 declare module "h3" {
   interface H3EventContext {
@@ -66,7 +69,11 @@ export interface AppDeps {
   /** The most API keys the store may hold (MAX_KEYS when absent). */
   maxKeys?: number;
   /** GET /v1/events: the store's feed, the open streams and their timings. */
-  events?: Omit<EventRouteDeps, "keys">;
+  events?: Omit<EventRouteDeps, "credentialEnded">;
+  /** Where links point (--public-url); the request's origin without. */
+  publicUrl?: string;
+  /** Event-stream tickets under the server's secret; without, under one of this app only. */
+  tickets?: EventTickets;
   /** CORS for these browser origins (--cors-origin); none without. */
   cors?: CorsOptions;
   /** Over PostgreSQL with a shared Redis: when a kept listing is still right (see RedisListingVersion). */
@@ -90,18 +97,20 @@ export function createApp(deps: AppDeps): H3 {
   });
   const trustProxy = deps.trustProxy === true ? { hops: 1 } : deps.trustProxy || undefined;
   const refused = deps.metrics ? (reason: string) => deps.metrics?.refused(reason) : undefined;
+  const tickets = deps.tickets ?? new EventTickets(randomBytes(32), new MemorySpentTickets());
   // Before the guard: a preflight is answered without a key and without being counted.
   if (deps.cors) app.use(createCors(deps.cors));
-  app.use(observeGuard(createGuard({ ...deps, trustProxy, onRefused: refused, announceChange: announcer(deps.listings) }), deps));
+  app.use(observeGuard(createGuard({ ...deps, tickets, trustProxy, onRefused: refused, announceChange: announcer(deps.listings) }), deps));
 
   const creates = new IdempotentCreates(deps);
+  const withTickets = { ...deps, tickets, trustProxy };
   // Each tag's module exports its handlers; together they are every operation of the table.
   registerRoutes(app, ROUTES, {
     ...petHandlers({ ...deps, creates }),
     ...storeHandlers({ ...deps, creates }),
-    ...eventHandlers(deps),
+    ...eventHandlers(withTickets),
     ...keyHandlers({ ...deps, creates }),
-    ...metaHandlers(deps),
+    ...metaHandlers(withTickets),
   });
   registerDocs(app);
   return app;

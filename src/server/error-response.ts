@@ -1,6 +1,8 @@
 import type { H3Event, HTTPError } from "h3";
 import { STATUS_CODES } from "node:http";
+import { API_PREFIX } from "../contract/constants.js";
 import { errorJson, type ErrorCode } from "../contract/errors.js";
+import { DOCS_PATH } from "./docs/page.js";
 import { StorageUnavailableError } from "../store/errors.js";
 import { ApiHttpError, storageUnavailable } from "./errors.js";
 import { safeEcho } from "../support/safe-echo.js";
@@ -41,10 +43,20 @@ function toApiError(error: HTTPError, event: H3Event, logger: ServerLogger): Api
   if (error.cause instanceof StorageUnavailableError) return storageUnavailable();
   const code = CODE_BY_STATUS[error.status];
   if (code && !error.unhandled) {
-    const message =
-      code === "not_found" ? `no such resource: ${event.req.method} ${safeEcho(event.url.pathname)}` : error.message;
+    const message = code === "not_found" ? notFoundMessage(event) : error.message;
     return new ApiHttpError(code, message);
   }
   logger.error(`${event.req.method} ${event.url.pathname} failed`, error.cause ?? error);
   return new ApiHttpError("internal_error", INTERNAL_ERROR_MESSAGE);
+}
+
+/**
+ * A path outside the API (`/` in a browser, `/pets` without its prefix) also says where the API
+ * and its reference are, in the Error body a script expects.
+ */
+function notFoundMessage(event: H3Event): string {
+  const { pathname } = event.url;
+  const missing = `no such resource: ${event.req.method} ${safeEcho(pathname)}`;
+  if (pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`)) return missing;
+  return `${missing}. The API is under ${API_PREFIX} (e.g. GET ${API_PREFIX}/pets, with a key); its reference is at ${DOCS_PATH}`;
 }

@@ -6,13 +6,13 @@ import { listen, type Listener } from "listhen";
 import { Readable } from "node:stream";
 import { NodeRequest, sendNodeResponse } from "srvx/node";
 import { errorJson } from "../contract/errors.js";
-import { messageOf } from "../support/error-text.js";
 import { INTERNAL_ERROR_MESSAGE } from "./error-response.js";
 import { frameworkInternals, type FrameworkInternals } from "./internal/framework-internals.js";
 import { applyLimits, DEFAULT_LIMITS, type HttpLimits } from "./internal/deadlines.js";
+import { cannotListen, listenFailure } from "./internal/listen-failure.js";
 import { listhenHttps, type ServeTls } from "./internal/tls.js";
 import { SECURITY_HEADERS_OBJECT } from "./internal/security-headers.js";
-import { answerTransportErrors, refuseMissingHost } from "./internal/transport-errors.js";
+import { answerTransportErrors, refuseBadHead } from "./internal/transport-errors.js";
 
 export interface ListenOptions {
   port: number;
@@ -30,6 +30,8 @@ export interface HttpListener {
   port: number;
   /** The other origins it answers on when bound to every address (0.0.0.0 or ::), from listhen. */
   networkOrigins: string[];
+  /** The self-signed certificate listhen made for this start (PEM), for clients to trust. */
+  selfSignedCertificate?: string;
   /** Stops accepting, lets in-flight requests finish (at most `graceMs`), then closes. */
   close(graceMs?: number): Promise<void>;
 }
@@ -54,14 +56,14 @@ export async function listenStrict(app: H3, options: ListenOptions): Promise<Htt
     showURL: false,
     // listhen's autoClose calls process.exit on SIGTERM: serve stops gracefully itself.
     autoClose: false,
-  }).catch((error: unknown) => {
-    throw new Error(`cannot listen on ${host}:${port}: ${describeListenError(error)}`);
+  }).catch(async (error: unknown) => {
+    throw await listenFailure(error, host, port);
   });
   if (port !== 0 && listener.address.port !== port) {
     // get-port-please (listhen's port finder) skips the ports browsers block (e.g. 6000, 10080)
     // and tries 3000 instead, whatever the mode: the only case where it moves.
     await listener.close();
-    throw new Error(`cannot listen on ${host}:${port}: listhen refuses this port (a port browsers block)`);
+    throw cannotListen(host, port, "listhen refuses this port (a port browsers block)");
   }
   const server = listener.server as Server;
   applyLimits(server, limits);
@@ -71,6 +73,7 @@ export async function listenStrict(app: H3, options: ListenOptions): Promise<Htt
     origin: originOf(scheme, host, listener.address.port),
     port: listener.address.port,
     networkOrigins: await networkOrigins(listener, scheme, host),
+    selfSignedCertificate: https === true && listener.https ? listener.https.cert : undefined,
     close: (graceMs = 10_000) => closeGracefully(listener, graceMs),
   };
 }
@@ -78,12 +81,12 @@ export async function listenStrict(app: H3, options: ListenOptions): Promise<Htt
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => unknown;
 
 /**
- * h3/node's toNodeHandler (srvx), plus the missing-Host check before the app and an Error body
+ * h3/node's toNodeHandler (srvx), plus the request-head checks before the app and an Error body
  * when sending fails. The app sets the reason phrase on every response (see the guard).
  */
 function toNodeListener(app: H3, internals: FrameworkInternals): RequestListener {
   return (req, res) => {
-    if (refuseMissingHost(req, res)) return;
+    if (refuseBadHead(req, res)) return;
     const answer = app.fetch(new NodeRequest({ req, res }) as unknown as Request);
     if (answer instanceof Promise) answer.then((response) => send(res, response, internals), (error) => fail(res, error));
     else send(res, answer, internals);
@@ -192,14 +195,6 @@ async function networkOrigins(listener: Listener, scheme: string, host: string):
   if (!isAnyHost(host)) return [];
   const urls = await listener.getURLs({ extraURLs: [] });
   return urls.filter((url) => url.type === "network").map((url) => originOf(scheme, new URL(url.url).hostname, listener.address.port));
-}
-
-function describeListenError(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === "EADDRINUSE" || /available port/i.test(messageOf(error))) return "the port is in use";
-  if (code === "EACCES") return "permission denied (ports below 1024 need privileges)";
-  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") return "no such address on this machine";
-  return messageOf(error);
 }
 
 const isAnyHost = (host: string) => host === "0.0.0.0" || host === "::";

@@ -2,13 +2,15 @@
 // keys; Redis, a persisted in-memory limiter (file mode) or a plain in-memory one for the limits.
 // Each engine module is imported only once chosen, so `serve --db file.json` never loads pg or
 // the Redis client (test/support/lazy-engines.test.ts fails if one of these imports becomes static).
-import { resolve } from "node:path";
+import { lstat, rm } from "node:fs/promises";
 import type { BanPolicy } from "../limits/plans.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
 import type { RedisRateLimiter } from "../limits/redis-rate-limiter.js";
 import type { SharedListingVersion } from "../store/pet-store.js";
 import type { Store } from "../store/store.js";
 import type { WriteEvent } from "../store/lowdb/durable-json-file.js";
+import { resolveDbFile } from "../store/lowdb/db-file-path.js";
+import { changesPathOf } from "../limits/file-persister.js";
 import { redactUrl } from "../support/http-url.js";
 import type { StoreWrite } from "./metrics/observer.js";
 
@@ -31,6 +33,13 @@ export interface Backends {
   listings?: SharedListingVersion;
   /** For the start-up line, without passwords: "db /srv/petstore.json" or "db postgres://…, limits redis://…". */
   description: string;
+  /** The db file as resolved (symlinks followed), for the file engine. */
+  dbFile?: string;
+  /**
+   * Removes the files this start created, once the store and limiter are closed: a start that
+   * fails before it serves (a port it cannot have) leaves no file behind.
+   */
+  discard(): Promise<void>;
 }
 
 export function isPostgresUrl(db: string): boolean {
@@ -40,18 +49,37 @@ export function isPostgresUrl(db: string): boolean {
 /** Opens the store, then the limiter; closes the store again when the limiter cannot start. */
 export async function openBackends(options: BackendOptions): Promise<Backends> {
   const postgres = isPostgresUrl(options.db);
-  const dbPath = postgres ? options.db : resolve(options.db);
+  // The file's one real name: the lock, the journal and the limits file all follow it.
+  const dbPath = postgres ? options.db : await resolveDbFile(options.db);
+  const created = postgres ? [] : await absentFiles(companionFiles(dbPath));
+  const discard = () => removeFiles(created);
   const store = postgres ? await openPostgres(options.db, options) : await openLowdb(dbPath, options);
   try {
     const limiter = await openLimiter(options, postgres ? undefined : dbPath);
     const db = `db ${postgres ? redactUrl(options.db) : dbPath}`;
     const description = options.redis ? `${db}, limits ${redactUrl(options.redis)}` : db;
     const listings = postgres && options.redis ? await shareListings(limiter as RedisRateLimiter, store) : undefined;
-    return { store, limiter, description, listings };
+    return { store, limiter, description, listings, dbFile: postgres ? undefined : dbPath, discard };
   } catch (error) {
     await store.close();
+    await discard();
     throw error;
   }
+}
+
+/** The files a file-engine start may create: the db, its journal, the rate-limit counters and their changes. */
+function companionFiles(dbPath: string): string[] {
+  const limits = `${dbPath}.limits.json`;
+  return [dbPath, `${dbPath}.journal`, limits, changesPathOf(limits)];
+}
+
+async function absentFiles(paths: string[]): Promise<string[]> {
+  const present = await Promise.all(paths.map((path) => lstat(path).then(() => true, () => false)));
+  return paths.filter((_, index) => !present[index]);
+}
+
+async function removeFiles(paths: string[]): Promise<void> {
+  await Promise.all(paths.map((path) => rm(path, { force: true })));
 }
 
 // The expiry of idempotency records is decided by the clock each lookup is given.

@@ -24,6 +24,8 @@ export interface ServerLogger {
   audit(entry: AuditEntry): void;
   /** An unexpected failure: logged with its stack, never sent to the client. */
   error(message: string, error: unknown): void;
+  /** The server cannot start or go on: the last line it writes. */
+  fatal(message: string): void;
   readonly logsRequests: boolean;
 }
 
@@ -51,6 +53,9 @@ export function createLogger(sink: LogSink, options: { quiet: boolean; now: () =
     error(message, error) {
       const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
       sink.write(redactSecrets(`${stamp()} error: ${message}\n${detail}\n`));
+    },
+    fatal(message) {
+      sink.write(`petstore serve: ${redactSecrets(message)}\n`);
     },
   };
 }

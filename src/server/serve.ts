@@ -1,6 +1,5 @@
 // The outer layer of the server: the only module that knows the db path, listhen, signals
 // and the lock. Everything below it is built from injected parts.
-import { resolve } from "node:path";
 import { API_PREFIX } from "../contract/constants.js";
 import { messageOf } from "../support/error-text.js";
 import { loadServeConfig } from "../limits/config.js";
@@ -9,8 +8,10 @@ import { createApp } from "./app.js";
 import { DOCS_PATH } from "./docs/page.js";
 import { environmentAdminKey, ensureAdminKey } from "./keys/admin-keys.js";
 import type { FrameworkInternals } from "./internal/framework-internals.js";
-import { listenStrict } from "./listen.js";
-import { openBackends } from "./open-backends.js";
+import { listenStrict, type HttpListener } from "./listen.js";
+import { keepCertificate } from "./internal/tls.js";
+import { assertListenable } from "./internal/listen-failure.js";
+import { isPostgresUrl, openBackends } from "./open-backends.js";
 import { createLogger, type LogSink, type ServerLogger } from "./request-log.js";
 import type { TrustProxy } from "./internal/client-ip.js";
 import type { ServeTls } from "./internal/tls.js";
@@ -18,14 +19,14 @@ import { OutageLog } from "./logging/outage-log.js";
 import type { MetricsListener } from "./metrics/metrics-listener.js";
 import type { PrometheusMetrics } from "./metrics/prometheus.js";
 import { ReloadableLimits } from "./ops/limits-reload.js";
-import { checkReadiness, dbDirectoryCheck, type ReadinessCheck } from "./ops/readiness.js";
-import { isPostgresUrl } from "./open-backends.js";
+import { checkReadiness, coalescedReadiness, dbDirectoryCheck, type ReadinessCheck } from "./ops/readiness.js";
 import type { Store } from "../store/store.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
 import type { LimitsConfig } from "../limits/plans.js";
 import { EVENT_KEEP_ALIVE_MS, EVENT_RETRY_MS, MAX_STREAMS_PER_KEY, MAX_UNSENT_BYTES } from "../contract/events.js";
 import type { EventStreamSettings } from "./events/event-stream.js";
 import { StreamRegistry } from "./events/stream-registry.js";
+import { eventTicketsFor } from "./events/event-tickets.js";
 
 export type { ServeTls } from "./internal/tls.js";
 
@@ -60,6 +61,10 @@ export interface ServeOptions {
   maxKeys?: number;
   /** PUBLIC_PATHS: none of h3's or srvx's private internals (a test shows the answers are the same). */
   frameworkInternals?: FrameworkInternals;
+  /** Signs event-stream tickets (PETSTORE_TICKET_SECRET); the same on every instance of one API. One drawn at start when absent. */
+  ticketSecret?: string;
+  /** Where links point (--public-url): scheme, host and at most a path, without a trailing slash. */
+  publicUrl?: string;
 }
 
 export interface ServeIO {
@@ -79,15 +84,17 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens the db, builds the app and listens; resolves once it accepts connections. */
-export async function startServer(options: ServeOptions, io: ServeIO): Promise<RunningServer> {
+/** Opens the db, builds the app and listens; resolves once it accepts connections. Logs through `logger` when given. */
+export async function startServer(options: ServeOptions, io: ServeIO, given?: ServerLogger): Promise<RunningServer> {
   const now = options.now ?? Date.now;
-  const logger = await chooseLogger(options, io.stderr, now);
+  const logger = given ?? (await chooseLogger(options, io.stderr, now));
   const configFile = options.configFile;
   const initial = configFile ? await loadServeConfig(configFile) : defaultLimitsConfig();
   const limits = new ReloadableLimits(initial, () => (configFile ? loadServeConfig(configFile) : Promise.resolve(defaultLimitsConfig())), logger);
   const metrics = wantsMetrics(options) ? await createMetrics() : undefined;
-  const { store, limiter, description, listings } = await openBackends({
+  // Before the db is opened: an address or port that cannot be had then creates no file.
+  await assertListenable(options.host, options.port);
+  const { store, limiter, description, listings, dbFile, discard } = await openBackends({
     db: options.db,
     redis: options.redis,
     ban: initial.ban,
@@ -99,7 +106,7 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
   let metricsListener: MetricsListener | undefined;
   try {
     const environmentAdmin = options.adminKey ? environmentAdminKey(options.adminKey, now) : undefined;
-    const checks = readinessChecks(options, store, limiter, () => limits.current);
+    const checks = readinessChecks({ options, dbFile }, store, limiter, () => limits.current);
     const streams = new StreamRegistry(MAX_STREAMS_PER_KEY);
     metrics?.watchStreams(streams);
     const app = createApp({
@@ -115,13 +122,15 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
       anonymousLimits: initial.anonymous,
       anonymousLimitsOf: () => limits.current.anonymous,
       environmentAdmin,
+      tickets: eventTicketsFor(options.ticketSecret, store.spentTickets, isPostgresUrl(options.db), (message) => logger.warn(message)),
       maxKeys: options.maxKeys,
+      publicUrl: options.publicUrl,
       trustProxy: options.trustProxy ?? false,
       logger,
       now,
       metrics,
       outages: new OutageLog(logger, now),
-      readiness: () => checkReadiness(checks),
+      readiness: coalescedReadiness(() => checkReadiness(checks)),
       cors: options.corsOrigins?.length ? { origins: options.corsOrigins } : undefined,
       metricsRoute: metrics && options.metricsToken ? { token: options.metricsToken, scrape: metrics.scrape } : undefined,
       internals: options.frameworkInternals,
@@ -140,6 +149,7 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
       throw error;
     }
     if (metricsListener) io.stdout.write(`petstore metrics on ${metricsListener.origin}/metrics\n`);
+    await announceCertificate(options, listener, io, logger);
     // Last, so that whoever waits for this line finds the server ready, bootstrap key included.
     io.stdout.write(`petstore listening on ${baseUrl} (${description})\n`);
     for (const origin of listener.networkOrigins) io.stdout.write(`petstore also listening on ${origin}${API_PREFIX}\n`);
@@ -162,6 +172,7 @@ export async function startServer(options: ServeOptions, io: ServeIO): Promise<R
     await metricsListener?.close();
     await limiter.close();
     await store.close();
+    await discard();
     throw error;
   }
 }
@@ -185,21 +196,36 @@ export async function runServe(options: ServeOptions, io: ServeIO, signals: Sign
   let reload = () => {};
   const onHangUp = () => reload();
   signals.on?.("SIGHUP", onHangUp);
+  // One logger from the first line to the last: with --log-format json, the stop and a failed
+  // start are JSON lines too.
+  const logger = await chooseLogger(options, io.stderr, options.now ?? Date.now);
   let server: RunningServer;
   try {
-    server = await startServer(options, io);
+    server = await startServer(options, io, logger);
   } catch (error) {
     signals.off?.("SIGHUP", onHangUp);
-    io.stderr.write(`petstore serve: ${messageOf(error)}\n`);
+    logger.fatal(messageOf(error));
     return 1;
   }
   reload = () => void server.reloadLimits();
   const signal = await stopSignal;
   signals.off?.("SIGHUP", onHangUp);
-  io.stderr.write(`${signal}: finishing in-flight requests, then stopping\n`);
+  logger.info(`${signal}: finishing in-flight requests, then stopping`);
   await server.close();
-  io.stderr.write("stopped\n");
+  logger.info("stopped");
   return 0;
+}
+
+/** Where the self-signed certificate of `--https` is, so that a client can trust it (`--ca-cert`). */
+async function announceCertificate(options: ServeOptions, listener: HttpListener, io: ServeIO, logger: ServerLogger): Promise<void> {
+  const tls = options.tls;
+  if (!tls || !("selfSigned" in tls) || tls.certDir === undefined || listener.selfSignedCertificate === undefined) return;
+  try {
+    const file = await keepCertificate(listener.selfSignedCertificate, tls.certDir, options.host, listener.port);
+    io.stdout.write(`petstore HTTPS certificate (self-signed, made at this start) in ${file}: clients trust it with --ca-cert ${file}\n`);
+  } catch (error) {
+    logger.warn(`cannot keep the self-signed certificate in ${tls.certDir} (${messageOf(error)}): clients cannot be pointed at it with --ca-cert`);
+  }
 }
 
 /** JSON lines through pino, imported only when chosen; the text logger otherwise. */
@@ -228,9 +254,14 @@ async function createMetrics(): Promise<PrometheusMetrics & { watchPets(store: S
 }
 
 /** What /readyz asks: the store for a page of one pet, the db directory for a file, Redis for a usage. */
-function readinessChecks(options: ServeOptions, store: Store, limiter: RateLimiter, limits: () => LimitsConfig): ReadinessCheck[] {
+function readinessChecks(
+  { options, dbFile }: { options: ServeOptions; dbFile: string | undefined },
+  store: Store,
+  limiter: RateLimiter,
+  limits: () => LimitsConfig,
+): ReadinessCheck[] {
   const checks: ReadinessCheck[] = [{ name: "store", check: () => store.pets.list({ limit: 1 }) }];
-  if (!isPostgresUrl(options.db)) checks.push(dbDirectoryCheck(resolve(options.db)));
+  if (dbFile !== undefined) checks.push(dbDirectoryCheck(dbFile));
   if (options.redis) checks.push({ name: "limits (Redis)", check: () => limiter.peek("readyz", limits().anonymous) });
   return checks;
 }

@@ -1,11 +1,34 @@
-/** The db file exists but cannot be read or parsed. `serve` exits non-zero and leaves it untouched. */
+import { printable } from "../support/error-text.js";
+
+export interface CorruptOptions {
+  /** The file is the db's journal, not the db file itself. */
+  journal?: boolean;
+  /** What to do about it, on the lines after the reason. */
+  advice?: string;
+  cause?: unknown;
+}
+
+/**
+ * The db file or its journal exists but cannot be read or parsed. `serve` exits non-zero and
+ * leaves it untouched. The reason may quote the file: it is made printable (no control characters).
+ */
 export class StoreCorruptError extends Error {
+  readonly reason: string;
+  readonly journal: boolean;
+  readonly advice: string | undefined;
+
   constructor(
     readonly file: string,
-    readonly reason: string,
+    reason: string,
+    options: CorruptOptions = {},
   ) {
-    super(`cannot read the database ${file}: ${reason}`);
+    const safe = printable(reason);
+    const what = options.journal ? "the journal" : "the database";
+    super(`cannot read ${what} ${file}: ${safe}${options.advice ? `\n${options.advice}` : ""}`, { cause: options.cause });
     this.name = "StoreCorruptError";
+    this.reason = safe;
+    this.journal = options.journal === true;
+    this.advice = options.advice;
   }
 }
 

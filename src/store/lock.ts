@@ -23,8 +23,11 @@ interface Holder {
 
 const ATTEMPTS = 5;
 
+// Why not proper-lockfile (docs/server.md, "The db lock"): its lock outlives a crashed server by its
+// stale time and can be judged stale while our event loop is busy; a holder's pid is neither.
+
 /**
- * Takes `<file>.lock` for this process, or throws StoreLockedError naming the live holder.
+ * Takes `<file>.lock` for this process (`file` resolved first: see resolveDbFile), or throws StoreLockedError naming the live holder.
  * The lock file is hard-linked from a temporary one that already holds our pid, so no
  * other process ever sees it empty and mistakes it for garbage.
  */

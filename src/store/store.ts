@@ -4,6 +4,7 @@ import type { StoreData } from "./indexed/store-state.js";
 import type { KeyStore } from "./key-store.js";
 import type { OrderStore } from "./order-store.js";
 import type { PetStore } from "./pet-store.js";
+import type { SpentTickets } from "./spent-tickets.js";
 
 /**
  * An open storage engine: the pet and key stores over one db, and how to close it. In a file of
@@ -20,6 +21,8 @@ export interface Store {
    * `petstore db backup` saves while the server runs. Never waits for more than one group commit.
    */
   snapshot(): Promise<StoreData>;
+  /** Event-stream tickets already used: shared by every instance on one database. */
+  spentTickets: SpentTickets;
   /** Every change as an event, after it is durable (GET /v1/events). */
   events: EventFeed;
   /** Waits for pending writes, saves in-memory touches, releases the lock. Idempotent. */

@@ -15,3 +15,16 @@ export function messageOf(error: unknown): string {
 export function isErrnoCode(error: unknown, code: string): boolean {
   return error instanceof Error && (error as NodeJS.ErrnoException).code === code;
 }
+
+// C0 and C1 controls, DEL, and the bidirectional overrides (text that reads other than it is stored).
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text from a file made safe for a terminal: every control character escaped as \uXXXX, so a
+ * damaged file can neither move the cursor nor hide what follows.
+ * @example printable("bad \u001b[31m") === "bad \\u001b[31m"
+ */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}

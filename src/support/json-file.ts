@@ -4,7 +4,7 @@
 // node:stream and node:readline (the CLI bundle evaluates every import when it starts).
 import { promises as fs } from "node:fs";
 import { dirname } from "node:path";
-import { isErrnoCode, messageOf } from "./error-text.js";
+import { isErrnoCode, messageOf, printable } from "./error-text.js";
 
 /** The file exists but cannot be read, parsed or validated; `reason` says which, for a message. */
 export class JsonFileError extends Error {
@@ -34,13 +34,22 @@ export async function readJsonFile<T>(file: string, validate: (json: unknown) =>
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new JsonFileError(file, `not valid JSON (${messageOf(error)})`);
+    throw new JsonFileError(file, `not valid JSON (${jsonSyntaxProblem(error)})`);
   }
   try {
     return validate(json);
   } catch (error) {
     throw new JsonFileError(file, messageOf(error));
   }
+}
+
+/**
+ * JSON.parse's complaint without the excerpt V8 quotes from the text (`"\u0000\u00ff..." is not
+ * valid JSON`): the text may be binary or hold escape sequences, and is never echoed.
+ * @example jsonSyntaxProblem(new SyntaxError(`Unexpected token 'g', "garbage" is not valid JSON`)) === "Unexpected token 'g'"
+ */
+export function jsonSyntaxProblem(error: unknown): string {
+  return printable(messageOf(error).replace(/, ".*" is not valid JSON$/s, ""));
 }
 
 export interface AtomicWriteOptions {

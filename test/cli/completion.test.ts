@@ -30,7 +30,7 @@ beforeAll(async () => {
   }
 });
 
-const GLOBAL_FLAGS = ["--help", "--version", "--base-url", "--env", "--api-key", "--json", "--timeout", "--retries", "--max-wait", "--verbose", "--color", "--no-color", "--no-pager"];
+const GLOBAL_FLAGS = ["--help", "--version", "--base-url", "--env", "--api-key", "--json", "--timeout", "--retries", "--max-wait", "--ca-cert", "--verbose", "--color", "--no-color", "--no-pager"];
 
 // What each line should complete to (the last word is being typed).
 const cases: [string, string[]][] = [
@@ -45,10 +45,10 @@ const cases: [string, string[]][] = [
   ["petstore pets list --status ", ["available", "pending", "sold"]],
   ["petstore keys create --plan ", ["free", "pro", "business", "enterprise"]],
   ["petstore completion ", ["bash", "zsh", "fish"]],
-  ["petstore config set ", ["base-url", "api-key", "deprecation-notices"]],
+  ["petstore config set ", ["base-url", "api-key", "deprecation-notices", "ca-cert"]],
   ["petstore pets list --l", ["--limit"]],
-  ["petstore config get ", ["base-url", "api-key", "deprecation-notices"]],
-  ["petstore config unset ", ["base-url", "api-key", "deprecation-notices"]],
+  ["petstore config get ", ["base-url", "api-key", "deprecation-notices", "ca-cert"]],
+  ["petstore config unset ", ["base-url", "api-key", "deprecation-notices", "ca-cert"]],
   ["petstore pets update 7 --status ", ["available", "pending", "sold"]],
   ["petstore pets update 7 --if-match x --", ["--name", "--category", "--status", "--if-match", "--jq", ...GLOBAL_FLAGS]],
   ["petstore pets delete 7 --", ["--yes", "--if-match", ...GLOBAL_FLAGS]],
@@ -61,7 +61,7 @@ const cases: [string, string[]][] = [
   ["petstore serve --config pl", ["plans.json"]],
   ["petstore serve --db=p", ["pets.json", "plans.json"]],
   ["petstore serve --config=", ["pets.json", "plans.json", "other.txt"]],
-  ["petstore serve --db=pets.json --", ["--port", "--host", "--db", "--redis", "--config", "--https", "--cert", "--key", "--quiet", "--log-format", "--trust-proxy", "--metrics-port", "--metrics-host", "--metrics-token", "--cors-origin", ...GLOBAL_FLAGS]],
+  ["petstore serve --db=pets.json --", ["--port", "--host", "--db", "--redis", "--config", "--https", "--cert", "--key", "--quiet", "--log-format", "--trust-proxy", "--metrics-port", "--metrics-host", "--metrics-token", "--public-url", "--cors-origin", ...GLOBAL_FLAGS]],
   ["petstore serve --log-format ", ["text", "json"]],
   ["petstore pets add --", ["--name", "--category", "--status", "--jq", ...GLOBAL_FLAGS]],
   ["petstore events --", ["--types", "--since", "--forward-to", "--secret", ...GLOBAL_FLAGS]],

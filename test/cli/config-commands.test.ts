@@ -126,7 +126,7 @@ describe("config unset, path and checks", () => {
     await store.read();
     await store.read();
     expect(warnings).toEqual([
-      expect.stringMatching(/unknown field "baseURL"; it is ignored \(known: baseUrl, apiKey, deprecationNotices, profiles\)$/),
+      expect.stringMatching(/unknown field "baseURL"; it is ignored \(known: baseUrl, apiKey, deprecationNotices, caCert, profiles\)$/),
       expect.stringMatching(/unknown field "profiles\.s\.apikey"/),
     ]);
   });

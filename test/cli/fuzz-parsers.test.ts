@@ -10,10 +10,10 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileConfigStore, profileOf } from "../../src/cli/config-file.js";
 import { AnswerError, UsageError } from "../../src/cli/errors.js";
-import { tightestWindow } from "../../src/cli/internal/import/quota-pacer.js";
 import { readRecords } from "../../src/cli/internal/import/read-records.js";
 import { validateRecords } from "../../src/cli/internal/import/validate-records.js";
 import { linkWithRel } from "../../src/cli/internal/link-header.js";
+import { quotaWindows } from "../../src/cli/internal/rate-limit-windows.js";
 import { parseRetryAfter } from "../../src/cli/internal/retry-policy.js";
 import { MAX_EVENT_CHARS, SseParser, type SseMessage } from "../../src/cli/internal/sse-parser.js";
 import { applyShaping } from "../../src/cli/output/json-shaping.js";
@@ -160,20 +160,22 @@ describe("Retry-After and RateLimit headers", () => {
     );
   });
 
-  it("RateLimit / X-RateLimit-*: the tightest window as finite numbers, or none", () => {
+  it("RateLimit, RateLimit-Policy / X-RateLimit-*: windows of finite numbers, or none", () => {
     const number = fc.oneof(fc.nat().map(String), fc.constantFrom("-1", "1e3", "9".repeat(400), "", "x"));
     const entry = fc.tuple(tricky, number, number).map(([name, r, t]) => `"${name}";r=${r};t=${t}`);
+    const policy = fc.tuple(tricky, number, number).map(([name, q, w]) => `"${name}";q=${q};w=${w}`);
+    const list = (member: fc.Arbitrary<string>) => fc.oneof(tricky, fc.array(member, { maxLength: 3 }).map((entries) => entries.join(", ")));
     const headers = fc.record(
-      { ratelimit: fc.oneof(tricky, fc.array(entry, { maxLength: 3 }).map((entries) => entries.join(", "))), "x-ratelimit-remaining": number, "x-ratelimit-reset": number },
+      { ratelimit: list(entry), "ratelimit-policy": list(policy), "x-ratelimit-limit": number, "x-ratelimit-remaining": number, "x-ratelimit-reset": number },
       { requiredKeys: [] },
     );
     fc.assert(
       fc.property(headers, (value) => {
-        const window = tightestWindow(value, NOW);
-        if (window !== undefined) {
+        for (const window of quotaWindows(value, NOW)) {
           expect(Number.isFinite(window.remaining)).toBe(true);
           expect(Number.isFinite(window.resetAt)).toBe(true);
           expect(window.remaining).toBeGreaterThanOrEqual(0);
+          if (window.limit !== undefined) expect(Number.isFinite(window.limit)).toBe(true);
         }
       }),
       runs(500),

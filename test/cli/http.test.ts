@@ -281,9 +281,23 @@ describe("answers that are not what we expect", () => {
     expect(exitCodeFor(error)).toBe(ExitCode.failure);
   });
 
-  it("still reports the API's own 404 as not found (exit 4)", async () => {
-    const { error } = await call([errorResponse(404, "not_found", "no pet with id 7")]);
+  it("still reports the API's own 404 for a record as not found (exit 4)", async () => {
+    const { error } = await call([errorResponse(404, "not_found", "no pet with id 1")], "DELETE");
     expect(exitCodeFor(error)).toBe(ExitCode.notFound);
+    expect((error as ApiError).hint).toBeUndefined();
+  });
+
+  it("reports a 404 for a collection every server has as a wrong base URL (exit 1), not as not found", async () => {
+    const { error } = await call([errorResponse(404, "not_found", "no such resource: GET /v1/pets")]);
+    expect((error as ApiError).body).toEqual({
+      code: "unexpected_response",
+      message: `GET /pets answered 404: the base URL ${api?.baseUrl} does not point at the petstore API`,
+      status: 404,
+    });
+    expect((error as ApiError).hint).toBe(
+      "Check the base URL (--base-url, PETSTORE_BASE_URL, or `petstore config set base-url`): it is where the API answers, as in http://127.0.0.1:3000/v1.",
+    );
+    expect(exitCodeFor(error)).toBe(ExitCode.failure);
   });
 });
 

@@ -76,7 +76,7 @@ describe("usage errors stop before any request, with exit code 2", () => {
     [["pets", "list", "--retries", "many"], "--retries must be an integer from 0 to 20"],
     [["pets", "list", "--base-url", "ftp://x/v1"], "the base URL must be an http or https URL"],
     [["pets", "list", "--env", "nosuch"], 'no environment "nosuch" in /nonexistent/petstore.json'],
-    [["config", "set", "colour", "red"], "value 'colour' is invalid for argument 'key'. Allowed choices are base-url, api-key, deprecation-notices."],
+    [["config", "set", "colour", "red"], "value 'colour' is invalid for argument 'key'. Allowed choices are base-url, api-key, deprecation-notices, ca-cert."],
     [["config", "set", "base-url", "localhost:3000"], 'base-url must be an http or https URL, got "localhost:3000"'],
     [["completion", "powershell"], "Allowed choices are bash, zsh, fish."],
     [["serve", "--cert", "cert.pem"], "--cert and --key go together"],

@@ -20,12 +20,18 @@ describe("resolveServeOptions", () => {
   });
 
   it.each([
-    [{ https: true }, { selfSigned: true }],
+    // The self-signed certificate is kept in the state folder, for clients' --ca-cert.
+    [{ https: true }, { selfSigned: true, certDir: expect.stringMatching(/\/\.local\/state\/petstore$/) }],
     [{ cert: "cert.pem", key: "key.pem" }, { certFile: "cert.pem", keyFile: "key.pem" }],
     // --https turns HTTPS on; the files say which certificate.
     [{ https: true, cert: "cert.pem", key: "key.pem" }, { certFile: "cert.pem", keyFile: "key.pem" }],
   ] as [ServeFlags, unknown][])("maps %j onto tls", (flags, tls) => {
     expect(resolve(flags).tls).toEqual(tls);
+  });
+
+  it("keeps the self-signed certificate in $XDG_STATE_HOME/petstore, else ~/.local/state/petstore", () => {
+    expect(resolve({ https: true }, { XDG_STATE_HOME: "/srv/state" }).tls).toEqual({ selfSigned: true, certDir: "/srv/state/petstore" });
+    expect(resolve({ https: true }, { HOME: "/home/me" }).tls).toEqual({ selfSigned: true, certDir: "/home/me/.local/state/petstore" });
   });
 
   it("serves plain HTTP without those flags", () => {
@@ -50,5 +56,25 @@ describe("resolveServeOptions", () => {
 
   it("refuses a short PETSTORE_ADMIN_KEY", () => {
     expect(() => resolve({}, { PETSTORE_ADMIN_KEY: "short" })).toThrow("PETSTORE_ADMIN_KEY must be at least 24 characters long");
+  });
+
+  it("takes the ticket secret from PETSTORE_TICKET_SECRET only, and refuses a short one", () => {
+    const secret = "a ticket secret of 32 characters";
+    expect(resolve({}, { PETSTORE_TICKET_SECRET: secret }).ticketSecret).toBe(secret);
+    expect("ticketSecret" in resolve({}, { PETSTORE_TICKET_SECRET: "" })).toBe(false);
+    expect(() => resolve({}, { PETSTORE_TICKET_SECRET: "short" })).toThrow("PETSTORE_TICKET_SECRET must be at least 32 characters long");
+  });
+
+  it("takes --public-url (or PETSTORE_PUBLIC_URL) as a scheme, a host and a path without its trailing slash", () => {
+    expect(resolve({ publicUrl: "https://api.example.com/" }).publicUrl).toBe("https://api.example.com");
+    expect(resolve({}, { PETSTORE_PUBLIC_URL: "https://example.com/petstore/" }).publicUrl).toBe("https://example.com/petstore");
+    for (const [url, message] of [
+      ["api.example.com", "--public-url must be an absolute http(s) URL"],
+      ["ftp://example.com", "--public-url must be an http or https URL"],
+      ["https://example.com/?x=1", "--public-url must be a scheme, a host and at most a path"],
+    ]) {
+      expect(() => resolve({ publicUrl: url })).toThrow(UsageError);
+      expect(() => resolve({ publicUrl: url })).toThrow(message!);
+    }
   });
 });

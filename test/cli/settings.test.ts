@@ -111,16 +111,21 @@ describe("a key goes only with the base URL it was set with", () => {
 
   it.each([
     // A chosen profile is a pair: the environment may not replace either half.
-    { name: "env key + --env profile", flags: { env: "staging" }, env: { PETSTORE_API_KEY: ENV_KEY }, refused: /^PETSTORE_API_KEY would replace half of profile staging \(chosen by --env\), whose base URL and key go together; the key from PETSTORE_API_KEY would be sent to https:\/\/staging\.example\/v1\.\nTo use it, say it on the command line \(--base-url <url> --api-key <key>\); or unset PETSTORE_API_KEY/ },
+    { name: "env key + --env profile", flags: { env: "staging" }, env: { PETSTORE_API_KEY: ENV_KEY }, refused: /^PETSTORE_API_KEY would replace half of profile staging \(chosen by --env\), whose base URL and key go together; the key from PETSTORE_API_KEY would be sent to https:\/\/staging\.example\/v1\.\nTo use it, pass the base URL on the command line \(--base-url <url>\); or unset PETSTORE_API_KEY/ },
     { name: "env base URL + PETSTORE_ENV profile", flags: {}, env: { PETSTORE_ENV: "staging", PETSTORE_BASE_URL: "http://other/v1" }, refused: /^PETSTORE_BASE_URL would replace half of profile staging \(chosen by PETSTORE_ENV\)/ },
     { name: "env pair + --env profile", flags: { env: "staging" }, env: { PETSTORE_BASE_URL: "http://other/v1", PETSTORE_API_KEY: ENV_KEY }, refused: /^PETSTORE_BASE_URL and PETSTORE_API_KEY would replace half of profile staging/ },
     { name: "env base URL + a profile without a key", flags: { env: "partial" }, env: { PETSTORE_BASE_URL: "http://other/v1" }, refused: /would replace half of profile partial/ },
     { name: "a profile's key without its base URL", flags: { env: "keyonly" }, env: {}, refused: /^profile keyonly has an API key but no base URL, so its key would go to the default http:\/\/127\.0\.0\.1:3000\/v1\.\nSet one with: petstore config set base-url <url> --env keyonly/ },
     // Without a profile: the environment pairs with the environment, or a key with the default.
-    { name: "env key + the file's base URL", flags: {}, env: { PETSTORE_API_KEY: ENV_KEY }, refused: /^the key from PETSTORE_API_KEY would be sent to http:\/\/file-top\.example\/v1 \(from the config file\), a base URL it was not set with\.\nTo send it there, say it on the command line/ },
-    { name: "env key + --base-url", flags: { baseUrl: "http://typed/v1" }, env: { PETSTORE_API_KEY: ENV_KEY }, file: absent, refused: /^the key from PETSTORE_API_KEY would be sent to http:\/\/typed\/v1 \(from --base-url\)/ },
-    { name: "env base URL + the file's key", flags: {}, env: { PETSTORE_BASE_URL: "http://envvar/v1" }, refused: /^the key from the config file would be sent to http:\/\/envvar\/v1 \(from PETSTORE_BASE_URL\)/ },
-    { name: "env base URL + --api-key", flags: { apiKey: "ps_typed_000000000" }, env: { PETSTORE_BASE_URL: "http://envvar/v1" }, refused: /^the key from --api-key would be sent to http:\/\/envvar\/v1/ },
+    { name: "env key + the file's base URL", flags: {}, env: { PETSTORE_API_KEY: ENV_KEY }, refused: /^the key from PETSTORE_API_KEY would be sent to http:\/\/file-top\.example\/v1 \(from the config file\), a base URL it was not set with\.\nTo send it there, pass the base URL on the command line \(--base-url <url>\); or set PETSTORE_BASE_URL with it/ },
+    { name: "env base URL + the file's key", flags: {}, env: { PETSTORE_BASE_URL: "http://envvar/v1" }, refused: /^the key from the config file would be sent to http:\/\/envvar\/v1 \(from PETSTORE_BASE_URL\), a base URL it was not set with\.\nTo send it there, pass the key on the command line \(--api-key <key>\)/ },
+    { name: "env base URL + a profile's key", flags: { env: "staging" }, env: { PETSTORE_BASE_URL: "http://envvar/v1" }, refused: /^PETSTORE_BASE_URL would replace half of profile staging \(chosen by --env\)/ },
+    // A typed half is explicit: it pairs with the environment's other half (a CI secret, a URL per step).
+    { name: "env key + --base-url", flags: { baseUrl: "http://typed/v1" }, env: { PETSTORE_API_KEY: ENV_KEY }, file: absent, refused: ok },
+    { name: "env key + --base-url, with the file's pair present", flags: { baseUrl: "http://typed/v1" }, env: { PETSTORE_API_KEY: ENV_KEY }, refused: ok },
+    { name: "env key + --base-url, a profile chosen", flags: { env: "staging", baseUrl: "http://typed/v1" }, env: { PETSTORE_API_KEY: ENV_KEY }, refused: ok },
+    { name: "env base URL + --api-key", flags: { apiKey: "ps_typed_000000000" }, env: { PETSTORE_BASE_URL: "http://envvar/v1" }, refused: ok },
+    { name: "env base URL + --api-key, a profile chosen", flags: { env: "staging", apiKey: "ps_typed_000000000" }, env: { PETSTORE_BASE_URL: "http://envvar/v1" }, refused: ok },
     // Consistent pairs.
     { name: "env key + env base URL", flags: {}, env: { PETSTORE_API_KEY: ENV_KEY, PETSTORE_BASE_URL: "http://envvar/v1" }, refused: ok },
     { name: "env key + the default base URL (the quickstart)", flags: {}, env: { PETSTORE_API_KEY: ENV_KEY }, file: absent, refused: ok },

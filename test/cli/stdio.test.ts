@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { OutputClosedError } from "../../src/cli/errors.js";
 import { fdSink, isTerminal } from "../../src/cli/internal/stdio.js";
 
 /** The descriptor of the parent's end of a child's stdin: a pipe libuv left non-blocking. */
@@ -55,7 +56,7 @@ describe("fdSink", () => {
     expect(Buffer.concat(received).toString("utf8")).toBe(chunks.join(""));
   });
 
-  it("ends the output silently when the reader has gone (EPIPE)", async () => {
+  it("throws OutputClosedError from every write once the reader has gone (EPIPE), so the command stops", async () => {
     // The reader closes its end of the pipe, says so, and stays alive (so its stdin is still ours).
     const child = spawn("sh", ["-c", "exec 0<&-; echo closed; exec sleep 30"], { stdio: ["pipe", "pipe", "ignore"] });
     child.stdin.on("error", () => {});
@@ -65,8 +66,8 @@ describe("fdSink", () => {
       fellBack += 1;
       return child.stdin;
     });
-    expect(() => sink.write("nobody reads this\n")).not.toThrow();
-    expect(() => sink.write("nor this\n")).not.toThrow();
+    expect(() => sink.write("nobody reads this\n")).toThrow(OutputClosedError);
+    expect(() => sink.write("nor this\n")).toThrow(OutputClosedError);
     expect(fellBack).toBe(0);
     child.kill();
     await once(child, "close");

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { readFile, stat, writeFile } from "node:fs/promises";
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { createServer } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { json } from "../helpers/assertions.js";
@@ -21,7 +22,8 @@ async function serve(options: Parameters<typeof startServeProcess>[0] = {}) {
 function serveFails(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, "serve", ...args], {
-      env: { ...process.env, PETSTORE_ADMIN_KEY: TEST_ADMIN_KEY, ...env },
+      // Text, as on a terminal (stderr is a pipe here, where the default is JSON), unless a test says.
+      env: { ...process.env, PETSTORE_ADMIN_KEY: TEST_ADMIN_KEY, PETSTORE_LOG_FORMAT: "text", ...env },
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";
@@ -77,12 +79,53 @@ describe("petstore serve", () => {
     expect(url).toContain(dbPath);
   });
 
-  it("refuses a port that is in use instead of moving to another one", async () => {
+  it("refuses a port that is in use instead of moving to another one, and leaves no file behind", async () => {
     const server = await serve();
     const port = new URL(server.baseUrl).port;
-    const result = await serveFails(["--port", port, "--db", await tempDbPath()]);
+    const dbPath = await tempDbPath();
+    const result = await serveFails(["--port", port, "--db", dbPath]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(new RegExp(`cannot listen on 127.0.0.1:${port}: the port is in use`));
+    expect(result.stderr).toBe(
+      `petstore serve: cannot listen on 127.0.0.1:${port}: the port is in use: another process listens on ${port} ` +
+        "(stop it, or choose another --port; 0 picks a free one)\n",
+    );
+    expect(await readdir(dirname(dbPath))).toEqual([]);
+  });
+
+  it.each([
+    ["192.0.2.1", "192.0.2.1 is not an address of this machine (EADDRNOTAVAIL): --host takes one of its own addresses, 127.0.0.1, or 0.0.0.0 for all of them"],
+    ["nosuchhost.invalid", /^the host name nosuchhost\.invalid cannot be resolved/],
+  ])("--host %s: says what happened, exit 1, no file behind", async (host, words) => {
+    const dbPath = await tempDbPath("x.json");
+    const result = await serveFails(["--host", host, "--port", "0", "--db", dbPath]);
+    expect(result.code).toBe(1);
+    const [first, why] = /^petstore serve: cannot listen on [^:]+:0: (.*)\n$/.exec(result.stderr) ?? [];
+    expect(first, result.stderr).toBeDefined();
+    if (typeof words === "string") expect(why).toBe(words);
+    else expect(why).toMatch(words);
+    expect(await readdir(dirname(dbPath))).toEqual([]);
+  });
+
+  it("a listener that fails once the db is open (the metrics port taken) leaves no file behind either", async () => {
+    const holder = await serve();
+    const port = new URL(holder.baseUrl).port;
+    const dbPath = await tempDbPath("x.json");
+    const result = await serveFails(["--port", "0", "--metrics-port", port, "--db", dbPath]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`cannot listen for metrics on 127.0.0.1:${port}: the port is in use: another process listens on ${port}`);
+    expect(await readdir(dirname(dbPath))).toEqual([]);
+  });
+
+  it("a failed start keeps a db that was there before, as it was", async () => {
+    const holder = await serve();
+    const port = new URL(holder.baseUrl).port;
+    const dbPath = await tempDbPath();
+    const content = '{"version":2,"nextPetId":1,"pets":[],"keys":[]}';
+    await writeFile(dbPath, content);
+    const result = await serveFails(["--port", "0", "--metrics-port", port, "--db", dbPath]);
+    expect(result.code).toBe(1);
+    expect(await readdir(dirname(dbPath))).toEqual(["petstore.json"]);
+    expect(JSON.parse(await readFile(dbPath, "utf8"))).toMatchObject({ version: 2, nextPetId: 1, pets: [], keys: [] });
   });
 
   it("creates the bootstrap admin key only once listening: a start on a taken port stores none", async () => {
@@ -93,8 +136,7 @@ describe("petstore serve", () => {
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/the port is in use/);
     expect(failed.stderr).not.toMatch(/ps_[0-9A-Za-z]{40}/);
-    const onDisk = JSON.parse(await readFile(dbPath, "utf8")) as { keys: unknown[] };
-    expect(onDisk.keys).toEqual([]);
+    await expect(stat(dbPath)).rejects.toThrow(/ENOENT/);
 
     const started = await serve({ dbPath, adminKey: null, args: ["--quiet"] });
     await expect.poll(() => started.stderr()).toMatch(/Created an admin API key/);
@@ -199,5 +241,44 @@ describe("petstore serve", () => {
     const stored = new Map(onDisk.pets.map((pet) => [pet.id, pet.name]));
     for (const pet of acknowledged) expect(stored.get(pet.id)).toBe(pet.name);
     await expect(stat(`${server.dbPath}.lock`)).rejects.toThrow();
+  });
+});
+
+describe("serve's output: one stream, one format", () => {
+  const parseLines = (stderr: string) => stderr.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it("--log-format json: the stop and its end are JSON lines like the rest", async () => {
+    const server = await serve({ args: ["--log-format", "json"] });
+    expect((await api(server, "/pets")).status).toBe(200);
+    await expect.poll(() => server.stderr()).toContain('"path":"/v1/pets"');
+    expect(await server.stop("SIGTERM")).toBe(0);
+    const lines = parseLines(server.stderr());
+    expect(lines.slice(-2)).toEqual([
+      expect.objectContaining({ level: "info", msg: "SIGTERM: finishing in-flight requests, then stopping", time: expect.any(String) }),
+      expect.objectContaining({ level: "info", msg: "stopped", time: expect.any(String) }),
+    ]);
+  });
+
+  it("--log-format json: a start that fails says why in one JSON line, exit 1", async () => {
+    const holder = await serve();
+    const port = new URL(holder.baseUrl).port;
+    const result = await serveFails(["--port", port, "--db", await tempDbPath(), "--log-format", "json"]);
+    expect(result.code).toBe(1);
+    const lines = parseLines(result.stderr);
+    expect(lines).toEqual([expect.objectContaining({ level: "fatal", msg: expect.stringMatching(`^cannot listen on 127.0.0.1:${port}: the port is in use`) })]);
+  });
+
+  it("text: the stop lines as before", async () => {
+    const server = await serve({ args: ["--quiet"] });
+    expect(await server.stop("SIGTERM")).toBe(0);
+    expect(server.stderr()).toBe("SIGTERM: finishing in-flight requests, then stopping\nstopped\n");
+  });
+
+  it("probes that pass are not logged; the requests around them are", async () => {
+    const server = await serve();
+    for (const path of ["/healthz", "/readyz", "/healthz"]) expect((await fetch(`${server.origin}${path}`)).status).toBe(200);
+    expect((await api(server, "/pets?limit=2")).status).toBe(200);
+    await expect.poll(() => server.stderr()).toMatch(/GET \/v1\/pets\?limit=2 200/);
+    expect(server.stderr()).not.toMatch(/healthz|readyz/);
   });
 });

@@ -135,7 +135,12 @@ export function bodyCase(body: fc.Arbitrary<string | Uint8Array>): fc.Arbitrary<
 
 /** docs/api.md's "Bodies" rules, in its order: media type, size, UTF-8, JSON, then the schema. */
 export function bodyVerdict(body: BodyCase, valid: (value: unknown) => boolean): BodyVerdict {
-  if (body.contentType?.split(";")[0]?.trim().toLowerCase() !== "application/json") return { status: 415, code: "unsupported_media_type" };
+  const [mediaType, ...parameters] = body.contentType?.split(";") ?? [];
+  if (mediaType?.trim().toLowerCase() !== "application/json") return { status: 415, code: "unsupported_media_type" };
+  // JSON is UTF-8: a body labelled with any other charset is refused.
+  const charset = parameters.find((parameter) => parameter.split("=")[0]?.trim().toLowerCase() === "charset");
+  const charsetName = charset?.slice(charset.indexOf("=") + 1).trim().replace(/^"(.*)"$/, "$1").toLowerCase();
+  if (charsetName !== undefined && charsetName !== "utf-8" && charsetName !== "utf8") return { status: 415, code: "unsupported_media_type" };
   if (body.bytes.length > MAX_BODY) return { status: 413, code: "payload_too_large" };
   let value: unknown;
   try {

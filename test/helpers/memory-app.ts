@@ -9,6 +9,7 @@ import { createApp } from "../../src/server/app.js";
 import { environmentAdminKey } from "../../src/server/keys/admin-keys.js";
 import { createLogger } from "../../src/server/request-log.js";
 import { openMemoryStore } from "../../src/store/memory/open-memory-store.js";
+import type { KeyRecord } from "../../src/store/key-store.js";
 import type { PetStore } from "../../src/store/pet-store.js";
 import type { Store } from "../../src/store/store.js";
 
@@ -21,21 +22,25 @@ export interface MemoryAppOptions {
   anonymousLimits?: KeyLimits;
   /** Where the server's log lines go. */
   write?: (chunk: string) => unknown;
+  /** The app's clock (its limiter's too): MEMORY_APP_NOW, fixed, when absent. */
+  now?: () => number;
+  /** Each key's limits: 1,000 a minute and a day for every key when absent. */
+  limitsOf?: (key: KeyRecord) => KeyLimits;
 }
 
 export const MEMORY_APP_NOW = Date.UTC(2026, 10, 22, 12);
 
-/** createApp over a fresh memory store; keys get 1,000 requests a minute and a day. */
+/** createApp over a fresh memory store; keys get 1,000 requests a minute and a day unless `limitsOf` says. */
 export async function memoryApp(options: MemoryAppOptions): Promise<{ app: H3; store: Store }> {
   const store = await openMemoryStore();
-  const now = () => MEMORY_APP_NOW;
+  const now = options.now ?? (() => MEMORY_APP_NOW);
   const app = createApp({
     pets: options.pets ? options.pets(store.pets) : store.pets,
     keys: store.keys,
     orders: store.orders,
     idempotency: store.idempotency,
     limiter: options.limiter ? options.limiter(now) : new MemoryRateLimiter({ now }),
-    limitsOf: () => ({ perMinute: 1000, perDay: 1000 }),
+    limitsOf: options.limitsOf ?? (() => ({ perMinute: 1000, perDay: 1000 })),
     anonymousLimits: options.anonymousLimits ?? { perMinute: 60, perDay: 1000 },
     environmentAdmin: environmentAdminKey(options.adminKey, now),
     logger: createLogger({ write: (chunk: string) => (options.write?.(chunk), true) }, { quiet: true, now }),

@@ -16,6 +16,8 @@ export interface ServeProcess {
   child: ChildProcess;
   /** Everything the server wrote to stderr so far. */
   stderr(): string;
+  /** Everything it wrote to stdout so far (the listening lines). */
+  stdout(): string;
   /** Sends a signal (SIGTERM by default) and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -51,7 +53,7 @@ export async function startServeProcess(options: ServeProcessOptions = {}): Prom
   const baseUrl = await new Promise<string>((resolve, reject) => {
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       stdout += chunk;
-      const match = /(http:\/\/\S+\/v1)\b/.exec(stdout);
+      const match = /(https?:\/\/\S+\/v1)\b/.exec(stdout);
       if (match?.[1]) resolve(match[1]);
     });
     void exited.then((code) => reject(new Error(`serve exited with ${code} before listening:\n${stderr}`)));
@@ -63,9 +65,36 @@ export async function startServeProcess(options: ServeProcessOptions = {}): Prom
     dbPath,
     child,
     stderr: () => stderr,
+    stdout: () => stdout,
     stop: async (signal = "SIGTERM") => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
     },
   };
+}
+
+/** Runs `petstore serve` expecting its start to fail; its exit code (null if it started after all) and output. */
+export function serveToExit(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, "serve", ...args], {
+      env: { ...process.env, NO_COLOR: "1", PETSTORE_LOG_FORMAT: "text", PETSTORE_ADMIN_KEY: TEST_ADMIN_KEY, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      // It started after all: stop it at once, the caller sees a null code.
+      if (/listening on/.test(stdout)) child.kill("SIGKILL");
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
 }

@@ -23,8 +23,10 @@ async function createKey(server: ServeProcess, body: Record<string, unknown>) {
 
 beforeAll(async () => {
   const { db, redis } = await freshDatabase();
-  // Started at the same moment: both migrate the empty database, under the advisory lock.
-  const start = () => startServeProcess({ dbPath: db, args: ["--redis", redis] });
+  // Started at the same moment: both migrate the empty database, under the advisory lock. As
+  // every fleet should be, with one ticket secret (else each instance warns that it has its own).
+  const env = { PETSTORE_TICKET_SECRET: "the ticket secret of this fleet, 32+ chars" };
+  const start = () => startServeProcess({ dbPath: db, args: ["--redis", redis], env });
   [a, b] = await Promise.all([start(), start()]);
   database = new pg.Client({ connectionString: db });
   await database.connect();
@@ -164,8 +166,9 @@ describe("serve with PostgreSQL: start-up checks", () => {
 
   it("exits 1 with the URL (without its password) and the reason when PostgreSQL cannot be reached", async () => {
     const port = await freePort();
+    // Text, as on a terminal: stderr is a pipe here, where the default is JSON lines.
     const result = await runCli(["serve", "--port", "0", "--db", `postgres://petstore:hunter2@127.0.0.1:${port}/petstore`], {
-      env: { PETSTORE_ADMIN_KEY: TEST_ADMIN_KEY },
+      env: { PETSTORE_ADMIN_KEY: TEST_ADMIN_KEY, PETSTORE_LOG_FORMAT: "text" },
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(

@@ -78,3 +78,22 @@ describe("the app as a fetch function", () => {
     expect(await (await call("/pets/1")).json()).toEqual({ id: 1, name: "a", categoryId: 1, status: "available" });
   });
 });
+
+describe("a path outside the API", () => {
+  it.each([
+    ["/", "no such resource: GET /. The API is under /v1 (e.g. GET /v1/pets, with a key); its reference is at /docs"],
+    ["/pets", "no such resource: GET /pets. The API is under /v1 (e.g. GET /v1/pets, with a key); its reference is at /docs"],
+  ])("GET %s without a key: 404 not_found whose message points to /v1 and /docs", async (path, message) => {
+    const { app } = await memoryApp({ adminKey: ADMIN });
+    const url = `http://petstore.test${path}`;
+    const response = await app.fetch(new Request(url, { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } }));
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await expectError(response, 404, "not_found")).toBe(message);
+  });
+
+  it("a path under /v1 that names nothing keeps the plain message", async () => {
+    const { app } = await memoryApp({ adminKey: ADMIN });
+    const response = await app.fetch(new Request("http://petstore.test/v1/nothing", { headers: { authorization: `Bearer ${ADMIN}` } }));
+    expect(await expectError(response, 404, "not_found")).toBe("no such resource: GET /v1/nothing");
+  });
+});

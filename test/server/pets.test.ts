@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json, expectError, expectRateLimitHeaders } from "../helpers/assertions.js";
+import { openSse } from "../helpers/sse-client.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
 let server: TestServer;
@@ -110,8 +111,8 @@ describe("GET /v1/pets/{petId} (deprecated)", () => {
 });
 
 describe("PATCH /v1/pets/{petId}", () => {
-  const patch = (id: number, body: unknown, contentType = "application/merge-patch+json") =>
-    server.api(`/pets/${id}`, { method: "PATCH", headers: { "content-type": contentType }, body: JSON.stringify(body) });
+  const patch = (id: number, body: unknown, contentType = "application/merge-patch+json", headers: Record<string, string> = {}) =>
+    server.api(`/pets/${id}`, { method: "PATCH", headers: { "content-type": contentType, ...headers }, body: JSON.stringify(body) });
 
   it("changes only the fields sent and answers 200 with the whole pet, without deprecation marks", async () => {
     const pet = await json(await createPet({ name: "Tom", categoryId: 4 }));
@@ -151,10 +152,32 @@ describe("PATCH /v1/pets/{petId}", () => {
     expect(await json(await server.api(`/pets/${pet.id}`))).toEqual(pet);
   });
 
-  it("refuses a patch that changes nothing with 400 nothing to update", async () => {
-    const pet = await json(await createPet({ name: "Same", categoryId: 1 }));
-    const message = await expectError(await patch(pet.id, { name: "Same", status: "available" }), 400, "invalid_body");
-    expect(message).toBe("invalid body: nothing to update: every field sent already has that value");
+  it("answers a patch that changes nothing with 200, the pet as it is, the same ETag and no event", async () => {
+    const pet = await json(await createPet({ name: "Same", categoryId: 1, status: "sold" }));
+    const updates = await openSse(`${server.baseUrl}/events?types=pet.updated`, server.adminKey);
+    for (let i = 0; i < 100 && updates.retry() === undefined; i++) await new Promise((r) => setTimeout(r, 10));
+    for (const body of [{ status: "sold" }, { name: "Same", categoryId: 1, status: "sold" }]) {
+      const response = await patch(pet.id, body);
+      expect(response.status).toBe(200);
+      expect(await json(response)).toEqual(pet);
+      expect(response.headers.get("etag")).toBe(`"pet-${pet.id}-1"`);
+    }
+    expect((await server.api(`/pets/${pet.id}`)).headers.get("etag")).toBe(`"pet-${pet.id}-1"`);
+    // The first pet.updated the stream sees is the real change that follows, not the repeats.
+    await patch(pet.id, { name: "Other" });
+    const [event] = await updates.events(1);
+    expect(event!.data).toEqual({ ...pet, name: "Other" });
+    updates.close();
+  });
+
+  it("still checks If-Match on a patch that changes nothing: stale 412, current 200", async () => {
+    const pet = await json(await createPet({ name: "Kept", categoryId: 1 }));
+    await patch(pet.id, { name: "Kept2" });
+    const stale = await patch(pet.id, { name: "Kept2" }, "application/merge-patch+json", { "if-match": `"pet-${pet.id}-1"` });
+    expect(await expectError(stale, 412, "precondition_failed")).toMatch(/has changed since the ETag in If-Match/);
+    const current = await patch(pet.id, { name: "Kept2" }, "application/merge-patch+json", { "if-match": `"pet-${pet.id}-2"` });
+    expect(current.status).toBe(200);
+    expect(current.headers.get("etag")).toBe(`"pet-${pet.id}-2"`);
   });
 
   it("answers 404 for an unknown pet, 400 for a bad id, 415 for another media type", async () => {

@@ -167,7 +167,7 @@ describe("the journal", () => {
 
 describe("the journal, corrupt: StoreCorruptError and every file left as it was", () => {
   const cases: { name: string; db?: string; journal: string; reason: RegExp }[] = [
-    { name: "a line before the last that is not JSON", journal: `{"nextPetId":2,"pe\n${line({ nextPetId: 1 })}`, reason: /^line 1: not JSON$/ },
+    { name: "a line before the last that is not JSON", journal: `{"nextPetId":2,"pe\n${line({ nextPetId: 1 })}`, reason: /^line 1: not JSON, and not the last line, so it was damaged after it was written$/ },
     { name: "an invalid record", journal: line({ nextPetId: 2, pets: [{ ...pet(1), status: "lost" }] }), reason: /^line 1: pets\.0\.status: / },
     { name: "a pet that contradicts the db file", db: dbText([pet(1)], 2), journal: line({ nextPetId: 2, pets: [{ ...pet(1), name: "Max" }] }), reason: /^line 1: pet 1 differs/ },
     { name: "a pet missing below the newest one", db: dbText([pet(1), pet(3)], 4), journal: line({ nextPetId: 4, pets: [pet(2)] }), reason: /^line 1: pet 2 is older than the newest pet but missing$/ },

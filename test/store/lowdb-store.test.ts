@@ -93,12 +93,14 @@ describe("openLowdbStore: an unreadable db file", () => {
   const pet = { id: 1, name: "Rex", categoryId: 1, status: "available" };
   const cases: { name: string; content: string; reason: RegExp }[] = [
     { name: "bad JSON", content: '{"version":1,', reason: /JSON/ },
-    { name: "an empty file", content: "", reason: /JSON/ },
-    { name: "JSON that is not an object", content: "[]", reason: /^Invalid input: expected object/ },
+    { name: "an empty file", content: "", reason: /^it is empty \(0 bytes\)/ },
+    { name: "JSON that is not an object", content: "[]", reason: /^it holds JSON, but an array where a petstore database is an object$/ },
     { name: "pets not an array", content: '{"version":1,"nextPetId":1,"pets":{},"keys":[]}', reason: /^pets: / },
     { name: "an invalid pet", content: db([{ ...pet, status: "lost" }]), reason: /^pets\.0\.status: / },
     { name: "duplicate pet ids", content: db([pet, { ...pet, name: "Max" }]), reason: /duplicate id 1/ },
-    { name: "an unknown version", content: db([]).replace('"version":2', '"version":3'), reason: /^version: / },
+    { name: "a newer version", content: db([]).replace('"version":2', '"version":3'), reason: /^it was written by a newer petstore \(format version 3\)/ },
+    { name: "a version petstore never wrote", content: db([]).replace('"version":2', '"version":"2"'), reason: /^its "version" is "2", not a format version/ },
+    { name: "no version", content: db([]).replace('"version":2,', ""), reason: /^it holds a JSON object without a "version"/ },
     { name: "no keys", content: '{"version":1,"nextPetId":1,"pets":[]}', reason: /^keys: / },
   ];
 

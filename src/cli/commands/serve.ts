@@ -1,5 +1,6 @@
 import { Option, type Command } from "commander";
-import type { CliContext } from "../context.js";
+import type { CliContext, TextSink } from "../context.js";
+import { OutputClosedError } from "../errors.js";
 import { resolveServeOptions, SERVE_DEFAULTS, type ServeFlags } from "../settings.js";
 
 export function registerServe(program: Command, ctx: CliContext, setExitCode: (code: number) => void): void {
@@ -31,6 +32,7 @@ export function registerServe(program: Command, ctx: CliContext, setExitCode: (c
     .option("--metrics-port <port>", "serve Prometheus /metrics on this port of 127.0.0.1 (env PETSTORE_METRICS_PORT)")
     .option("--metrics-host <host>", "address for --metrics-port (env PETSTORE_METRICS_HOST, default 127.0.0.1)")
     .option("--metrics-token <token>", "also serve /metrics on the main port to this bearer token (env PETSTORE_METRICS_TOKEN)")
+    .option("--public-url <url>", "the URL clients reach this server by, for the links it writes: https://api.example.com (env PETSTORE_PUBLIC_URL)")
     .option(
       "--cors-origin <origins>",
       "let browser apps on these origins call the API: https://app.example.com[,...] (env PETSTORE_CORS_ORIGINS)",
@@ -48,6 +50,20 @@ export function registerServe(program: Command, ctx: CliContext, setExitCode: (c
     .action(async (flags: ServeFlags) => {
       const options = resolveServeOptions(flags, ctx);
       const { runServe } = await import("../../server/serve.js");
-      setExitCode(await runServe(options, { stdout: ctx.io.stdout, stderr: ctx.io.stderr }));
+      setExitCode(await runServe(options, { stdout: droppedWhenClosed(ctx.io.stdout), stderr: droppedWhenClosed(ctx.io.stderr) }));
     });
+}
+
+/** A server outlives the reader of its log: once that reader has gone, its lines are dropped. */
+function droppedWhenClosed(sink: TextSink): TextSink {
+  return {
+    write(chunk) {
+      try {
+        return sink.write(chunk);
+      } catch (error) {
+        if (error instanceof OutputClosedError) return true;
+        throw error;
+      }
+    },
+  };
 }

@@ -3,18 +3,16 @@
 import type { Command } from "commander";
 import type { KeyView } from "../../contract/values.js";
 import { withClient, type CliContext } from "../context.js";
+import { ApiError } from "../errors.js";
+import type { ResponseHeaders } from "../http.js";
+import { statusFromRefusal, type KeySeen, type Refusal, type Usage, type UsageWindow } from "../internal/status-from-refusal.js";
+import { resetPhrase } from "../output/reset-time.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../settings.js";
-
-interface UsageWindow {
-  limit: number;
-  remaining: number;
-  resetAt: string;
-}
 
 /** The body of GET /v1/keys/current. */
 export interface CurrentKey {
   key: KeyView;
-  usage: { minute: UsageWindow; day: UsageWindow; bannedUntil: string | null };
+  usage: Usage;
   server: { version: string };
 }
 
@@ -22,8 +20,11 @@ export interface Status {
   baseUrl: string;
   profile: string | null;
   server: { reachable: true; version: string | null };
-  key: KeyView | null;
-  usage: CurrentKey["usage"] | null;
+  /** The server's view of the key; only its prefix, plan and limits when the read was refused (429). */
+  key: KeyView | KeySeen | null;
+  usage: Usage | null;
+  /** Only when GET /keys/current was refused for quota: key and usage are then read from that 429's headers. */
+  refused?: Refusal["refused"];
 }
 
 export function registerStatus(program: Command, ctx: CliContext): void {
@@ -34,56 +35,66 @@ export function registerStatus(program: Command, ctx: CliContext): void {
     .action(async (_flags: unknown, self: Command) => {
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
       const status = await runStatus(settings, ctx);
-      ctx.io.stdout.write(settings.json ? `${JSON.stringify(status, null, 2)}\n` : renderStatus(status, ctx.now()));
+      ctx.io.stdout.write(settings.json ? `${JSON.stringify(status, null, 2)}\n` : renderStatus(status, ctx.now(), ctx.timeZone));
     });
 }
 
 /**
  * One request: with a key, GET /keys/current (counted once, like any request); without one, the
- * public document, which only proves the API answers. A failure throws, to be reported as usual.
+ * public document, which only proves the API answers. A refusal for quota (429) is not waited
+ * out: what it says is the status. Any other failure throws, to be reported as usual.
  */
 export async function runStatus(settings: Settings, ctx: CliContext): Promise<Status> {
   const where = { baseUrl: settings.baseUrl, profile: settings.envName ?? null };
-  if (settings.apiKey === undefined) {
+  const apiKey = settings.apiKey;
+  if (apiKey === undefined) {
     await withClient(ctx, settings, (api) => api.request("GET", "/openapi.json"));
     return { ...where, server: { reachable: true, version: null }, key: null, usage: null };
   }
-  const { body } = await withClient(ctx, settings, (api) => api.request<CurrentKey>("GET", "/keys/current"));
-  return { ...where, server: { reachable: true, version: body.server.version }, key: body.key, usage: body.usage };
+  let headers: ResponseHeaders | undefined;
+  const onResponse = (seen: ResponseHeaders) => (headers = seen);
+  try {
+    const { body } = await withClient(ctx, settings, (api) => api.request<CurrentKey>("GET", "/keys/current", { onResponse, waitForQuota: false }));
+    return { ...where, server: { reachable: true, version: body.server.version }, key: body.key, usage: body.usage };
+  } catch (error) {
+    const refusal = error instanceof ApiError && error.body.status === 429 && headers ? statusFromRefusal(error, headers, apiKey, ctx.now()) : undefined;
+    if (refusal === undefined) throw error;
+    return { ...where, server: { reachable: true, version: null }, ...refusal };
+  }
 }
 
-/** The status for a person: one "Label  value" line each, times in the local zone. */
-export function renderStatus(status: Status, nowMs: number): string {
+/** The status for a person: one "Label  value" line each, times in the local zone and UTC. */
+export function renderStatus(status: Status, nowMs: number, timeZone?: string): string {
   const rows: Array<[string, string]> = [
     ["Base URL", status.baseUrl],
     ["Profile", status.profile ?? "none (top level of the config file)"],
-    ["Server", `reachable, version ${status.server.version ?? "unknown (it is told only to a key)"}`],
+    ["Server", `reachable, version ${status.server.version ?? (status.refused ? "not told while the key's quota is spent" : "unknown (it is told only to a key)")}`],
   ];
   const { key, usage } = status;
   if (key === null || usage === null) {
     rows.push(["Key", "none set: --api-key, PETSTORE_API_KEY or `petstore config set api-key -`"]);
   } else {
     rows.push(
-      ["Key", `${key.id} (${key.prefix}…)${key.name ? ` "${key.name}"` : ""}, plan ${key.plan}${key.admin ? ", admin" : ""}`],
-      ["Limits", `${key.limits.perMinute} a minute, ${key.limits.perDay} a day`],
-      ["Minute", windowLine(usage.minute, nowMs)],
-      ["Day", windowLine(usage.day, nowMs)],
+      ["Key", keyLine(key)],
+      ["Limits", `${count(key.limits.perMinute)} a minute, ${count(key.limits.perDay)} a day`],
+      ["Minute", windowLine(usage.minute, "this minute", nowMs, timeZone)],
+      ["Day", windowLine(usage.day, "today", nowMs, timeZone)],
     );
-    if (usage.bannedUntil !== null) rows.push(["Banned", `until ${reset(usage.bannedUntil, nowMs)}`]);
+    if (usage.bannedUntil !== null) rows.push(["Banned", `until ${resetPhrase(Date.parse(usage.bannedUntil), nowMs, timeZone).replace(/^at /, "")}`]);
   }
   return rows.map(([label, value]) => `${label.padEnd(9)}${value}\n`).join("");
 }
 
-function windowLine(window: UsageWindow, nowMs: number): string {
-  return `${window.remaining} of ${window.limit} left, resets ${reset(window.resetAt, nowMs)}`;
+function keyLine(key: KeyView | KeySeen): string {
+  if (!("id" in key)) return `${key.prefix}…, ${key.plan === null ? "plan unknown (its limits are no standard plan's)" : `plan ${key.plan} (judged by its limits)`}`;
+  return `${key.id} (${key.prefix}…)${key.name ? ` "${key.name}"` : ""}, plan ${key.plan}${key.admin ? ", admin" : ""}`;
 }
 
-/** "at 21:17 (in 42 s)" or "at 00:00 (in 2 h 43 min)", local time. */
-function reset(iso: string, nowMs: number): string {
-  const at = new Date(iso);
-  const clock = `${String(at.getHours()).padStart(2, "0")}:${String(at.getMinutes()).padStart(2, "0")}`;
-  const seconds = Math.max(0, Math.ceil((at.getTime() - nowMs) / 1000));
-  const within =
-    seconds < 120 ? `${seconds} s` : seconds < 7200 ? `${Math.ceil(seconds / 60)} min` : `${Math.floor(seconds / 3600)} h ${Math.ceil((seconds % 3600) / 60)} min`;
-  return `at ${clock} (in ${within})`;
+function windowLine(window: UsageWindow, period: string, nowMs: number, timeZone: string | undefined): string {
+  return `${count(window.remaining)} of ${count(window.limit)} left ${period}, resets ${resetPhrase(Date.parse(window.resetAt), nowMs, timeZone)}`;
+}
+
+/** 10000 -> "10,000". */
+function count(n: number): string {
+  return n.toLocaleString("en-US");
 }

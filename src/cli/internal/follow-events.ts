@@ -38,6 +38,20 @@ const MAX_DELAY_MS = 30_000;
 export async function followEvents(api: ApiClient, options: FollowOptions, hooks: FollowHooks): Promise<void> {
   let lastId = options.since;
   let failures = 0;
+  // A hook's own failure (the output's reader gone) ends the command; only the stream's is retried.
+  let hookFailure: { error: unknown } | undefined;
+  const failed = (error: unknown): never => {
+    hookFailure = { error };
+    throw error;
+  };
+  const deliver = (hook: () => void | Promise<void>): void | Promise<void> => {
+    try {
+      const held = hook();
+      return held === undefined ? undefined : held.catch(failed);
+    } catch (error) {
+      return failed(error);
+    }
+  };
   const stream = api.stream;
   if (!stream) throw new Error("this client cannot follow a stream");
   while (!options.signal.aborted) {
@@ -51,16 +65,17 @@ export async function followEvents(api: ApiClient, options: FollowOptions, hooks
       const decoder = new TextDecoder();
       for await (const chunk of response.body) {
         for (const message of parser.push(decoder.decode(chunk, { stream: true }))) {
-          if (message.event === RESET_EVENT) hooks.onReset(lastId);
+          if (message.event === RESET_EVENT) deliver(() => hooks.onReset(lastId));
           else if (isEventType(message.event) && message.id !== undefined && (lastId === undefined || Number(message.id) > lastId)) {
             lastId = Number(message.id);
-            const held = hooks.onEvent(JSON.parse(message.data) as StoreEvent, message.data);
+            const held = deliver(() => hooks.onEvent(JSON.parse(message.data) as StoreEvent, message.data));
             if (held !== undefined) await held;
           }
         }
       }
       reason = "the server ended the stream";
     } catch (error) {
+      if (hookFailure) throw hookFailure.error;
       if (options.signal.aborted) return;
       // A refusal is final (a revoked key: 401); anything else (no answer, a cut, a 5xx) is retried.
       if (error instanceof ApiError && !isTransient(error)) throw error;

@@ -63,14 +63,21 @@ export async function startForwarding(flags: ForwardFlags, io: ForwardIO): Promi
       },
     },
   );
-  const running = queue.run();
+  // The deliverer fails only when its own output fails (stdout's reader gone): the next event
+  // then ends the command with that error, as printing it would have.
+  let failure: { error: unknown } | undefined;
+  const running = queue.run().catch((error: unknown) => void (failure = { error }));
   return {
-    onEvent: (event, data) => queue.push(event, data),
+    onEvent: (event, data) => {
+      if (failure !== undefined) throw failure.error;
+      return queue.push(event, data);
+    },
     async stop() {
       stopping.abort();
       await running;
       await transport.close();
       io.stderr.write(undeliveredSummary(queue.undelivered()));
+      if (failure !== undefined) throw failure.error;
     },
   };
 }

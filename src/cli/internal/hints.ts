@@ -2,6 +2,7 @@
 import type { ErrorBody } from "../../contract/values.js";
 import { messageOf } from "../../support/error-text.js";
 import { NetworkError } from "../errors.js";
+import { certificateFailure } from "./certificate-hint.js";
 
 const KEY_HINT = "--api-key, PETSTORE_API_KEY, or `petstore config set api-key -` (reads the key from stdin)";
 const TRANSIENT_CODES = new Set([
@@ -98,9 +99,11 @@ export function networkFailure(
   error: unknown,
   timedOut: boolean,
   url: string,
-  settings: { baseUrl: string; timeoutMs: number },
+  settings: { baseUrl: string; timeoutMs: number; caCert?: string },
 ): { error: NetworkError; transient: boolean } {
   const origin = new URL(url).origin;
+  const untrusted = certificateFailure(error, origin, settings.caCert);
+  if (untrusted) return { error: untrusted, transient: false };
   const serverHint = `Is a server running at ${settings.baseUrl}? Start one with \`petstore serve\`, or choose another with --base-url, PETSTORE_BASE_URL or --env.`;
   if (timedOut) {
     const message = `no answer from ${origin} within ${settings.timeoutMs} ms`;

@@ -1,6 +1,8 @@
 // `serve`'s operating settings (issue 18): log format, proxies, metrics. Flags win over the
 // environment, which wins over the defaults, as for every other `serve` setting.
 import type { ServeOptions } from "../../server/serve.js";
+import { TICKET_SECRET_MIN_LENGTH } from "../../contract/events.js";
+import { parsePublicUrl } from "../../support/public-url.js";
 import { messageOf } from "../../support/error-text.js";
 import { parseTrustProxy } from "../../support/trust-proxy.js";
 import { UsageError } from "../errors.js";
@@ -13,10 +15,11 @@ export interface ServeOpsFlags {
   metricsHost?: string;
   metricsToken?: string;
   corsOrigin?: string;
+  publicUrl?: string;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
-type OpsOptions = Pick<ServeOptions, "logFormat" | "trustProxy" | "metricsPort" | "metricsHost" | "metricsToken" | "corsOrigins">;
+type OpsOptions = Pick<ServeOptions, "logFormat" | "trustProxy" | "metricsPort" | "metricsHost" | "metricsToken" | "corsOrigins" | "publicUrl" | "ticketSecret">;
 
 const pick = (flag: string | undefined, variable: string | undefined) => flag ?? (variable === "" ? undefined : variable);
 
@@ -42,7 +45,21 @@ export function resolveServeOps(flags: ServeOpsFlags, env: Env, isStderrTTY: boo
   }
   const cors = pick(flags.corsOrigin, env.PETSTORE_CORS_ORIGINS);
   if (cors !== undefined) options.corsOrigins = parseCorsOrigins(cors);
+  const publicUrl = pick(flags.publicUrl, env.PETSTORE_PUBLIC_URL);
+  if (publicUrl !== undefined) options.publicUrl = checkedPublicUrl(publicUrl);
+  // A secret: from the environment only, never a flag (the process list shows flags).
+  const ticketSecret = env.PETSTORE_TICKET_SECRET || undefined;
+  if (ticketSecret !== undefined && ticketSecret.length < TICKET_SECRET_MIN_LENGTH) {
+    throw new UsageError(`PETSTORE_TICKET_SECRET must be at least ${TICKET_SECRET_MIN_LENGTH} characters long`);
+  }
+  if (ticketSecret !== undefined) options.ticketSecret = ticketSecret;
   return options;
+}
+
+function checkedPublicUrl(value: string): string {
+  const parsed = parsePublicUrl(value);
+  if (parsed.problem !== undefined) throw new UsageError(parsed.problem);
+  return parsed.url;
 }
 
 function logFormat(value: string | undefined, isStderrTTY: boolean): "text" | "json" {

@@ -5,6 +5,7 @@
 // On a terminal the process's tty stream is used as before (it knows the width and the modes).
 import { fstatSync, statSync, writeSync } from "node:fs";
 import type { TextSink } from "../context.js";
+import { OutputClosedError } from "../errors.js";
 
 /**
  * Whether `fd` is a terminal. node:tty (which loads node:net) is asked only about a character
@@ -22,15 +23,16 @@ export function isTerminal(fd: number): boolean {
 
 /**
  * A sink that writes each chunk whole to `fd`. A closed pipe (EPIPE: `petstore pets list | head -1`)
- * ends the output silently. A descriptor left non-blocking by whoever opened it may answer
- * EAGAIN when full: the rest then goes, in order, through `stream()`, which queues and waits.
+ * throws OutputClosedError from this write and every later one, so the command stops there and
+ * exits 0 quietly. A descriptor left non-blocking by whoever opened it may answer EAGAIN when
+ * full: the rest then goes, in order, through `stream()`, which queues and waits.
  */
 export function fdSink(fd: number, stream: () => NodeJS.WritableStream): TextSink {
   let fallback: NodeJS.WritableStream | undefined;
   let closed = false;
   return {
     write(chunk: string) {
-      if (closed) return true;
+      if (closed) throw new OutputClosedError();
       if (fallback !== undefined) return fallback.write(chunk);
       const bytes = Buffer.from(chunk, "utf8");
       for (let offset = 0; offset < bytes.length; ) {
@@ -38,9 +40,16 @@ export function fdSink(fd: number, stream: () => NodeJS.WritableStream): TextSin
           offset += writeSync(fd, bytes, offset);
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code;
-          if (code === "EPIPE") return !(closed = true);
+          if (code === "EPIPE") {
+            closed = true;
+            throw new OutputClosedError();
+          }
           if (code !== "EAGAIN") throw error;
           fallback = stream();
+          // The stream reports a closed pipe later, as an event: the next write then throws.
+          fallback.on("error", (failure: NodeJS.ErrnoException) => {
+            if (failure.code === "EPIPE") closed = true;
+          });
           return fallback.write(bytes.subarray(offset));
         }
       }

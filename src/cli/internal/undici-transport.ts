@@ -3,20 +3,25 @@
 // undici's index loads all of it (fetch, WebSocket, caches, mocks: a 1 MB bundle, measured as
 // most of `pets list`'s start-up); these two modules are the Agent and its request().
 import type { Agent as AgentType } from "undici";
+import { readFile } from "node:fs/promises";
 import { setFlagsFromString } from "node:v8";
+import { messageOf } from "../../support/error-text.js";
 import Agent from "undici/lib/dispatcher/agent.js";
 import dispatcherRequest from "undici/lib/api/api-request.js";
 import { MAX_ANSWER_BYTES, type Attempt, type HttpSettings, type ResponseHeaders, type StreamAttempt, type Transport, type WireRequest } from "../http.js";
-import { ApiError } from "../errors.js";
+import { ApiError, UsageError } from "../errors.js";
 import { networkFailure } from "./hints.js";
 
-export function undiciTransport(settings: Pick<HttpSettings, "baseUrl" | "timeoutMs">): Transport {
+type TransportSettings = Pick<HttpSettings, "baseUrl" | "timeoutMs" | "caCert">;
+
+/** `ca`: the certificates to trust, when not only Node's own (see trustedCertificates). */
+export function undiciTransport(settings: TransportSettings, ca?: string[]): Transport {
   // undici parses HTTP with llhttp in WebAssembly, compiled at the first connection. V8 then
   // recompiles it with TurboFan on background threads, and Node waits for those before exiting:
   // 200-400 ms of idle after the answer was printed (seen in --cpu-prof). A command parses a few
   // answers; the baseline compiler alone does that at no visible cost.
   setFlagsFromString("--liftoff-only");
-  const agent = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: settings.timeoutMs } });
+  const agent = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: settings.timeoutMs, ...(ca ? { ca } : {}) } });
   return {
     send: (wire, signal) => attemptOnce(agent, settings, wire, signal),
     open: (wire, signal) => openStream(agent, settings, wire, signal),
@@ -25,11 +30,28 @@ export function undiciTransport(settings: Pick<HttpSettings, "baseUrl" | "timeou
 }
 
 /**
+ * Node's own certificate authorities and those in the --ca-cert file, or undefined without one
+ * (then undici uses Node's). Added, not instead: a profile's CA must not break a public host.
+ */
+export async function trustedCertificates(file: string | undefined): Promise<string[] | undefined> {
+  if (file === undefined) return undefined;
+  const pem = await readFile(file, "utf8").catch((error: unknown) => {
+    throw new UsageError(`cannot read the CA certificate file ${file} (--ca-cert, PETSTORE_CA_CERT or ca-cert in the config file): ${messageOf(error)}`);
+  });
+  if (!pem.includes("-----BEGIN CERTIFICATE-----")) {
+    throw new UsageError(`the CA certificate file ${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  }
+  // node:tls only now: an http:// command never loads it (test/support/lean-client.test.ts).
+  const { rootCertificates } = await import("node:tls");
+  return [...rootCertificates, pem];
+}
+
+/**
  * One request and its whole answer. The time limit covers the body too (a server that sends its
  * headers and then a byte a second is a timeout), and the body stops being read past
  * MAX_ANSWER_BYTES, so a hostile or broken server costs at most that much memory.
  */
-async function attemptOnce(agent: AgentType, settings: Pick<HttpSettings, "baseUrl" | "timeoutMs">, wire: WireRequest, signal?: AbortSignal): Promise<Attempt> {
+async function attemptOnce(agent: AgentType, settings: TransportSettings, wire: WireRequest, signal?: AbortSignal): Promise<Attempt> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), settings.timeoutMs);
   const giveUp = () => controller.abort();
@@ -60,7 +82,7 @@ async function attemptOnce(agent: AgentType, settings: Pick<HttpSettings, "baseU
 const STREAM_SILENCE_MS = 60_000;
 
 /** A GET whose 2xx body is handed over unread; the time limit covers only the wait for the headers. */
-async function openStream(agent: AgentType, settings: Pick<HttpSettings, "baseUrl" | "timeoutMs">, wire: WireRequest, signal: AbortSignal): Promise<StreamAttempt> {
+async function openStream(agent: AgentType, settings: TransportSettings, wire: WireRequest, signal: AbortSignal): Promise<StreamAttempt> {
   const url = new URL(wire.url);
   try {
     const response = await dispatcherRequest.call(agent, {

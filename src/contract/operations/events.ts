@@ -19,7 +19,7 @@ export const EVENT_ROUTES = [
         lastEventId: eventId().describe("Resume after this event id, for clients that cannot send the Last-Event-ID header."),
         // Checked by the guard, which opens the stream with it: a ticket of another form is a 401 there.
         ticket: documentedText(TICKET_MAX_LENGTH, EVENT_TICKET_PATTERN).describe(
-          `Instead of Authorization, for a browser's EventSource (which cannot send headers): a ticket from POST /events/tickets, valid ${EVENT_TICKET_TTL_SECONDS} s. Never put the API key itself in a URL.`,
+          `Instead of Authorization, for a browser's EventSource (which cannot send headers): a ticket from POST /events/tickets, for one request within ${EVENT_TICKET_TTL_SECONDS} s. Never put the API key itself in a URL.`,
         ),
       },
       headers: {
@@ -56,8 +56,9 @@ export const EVENT_ROUTES = [
       tag: "meta",
       summary: "A short-lived ticket to open the event stream from a browser",
       description:
-        `A browser's EventSource cannot send Authorization: open \`GET /events?ticket=<ticket>\` instead. The ticket opens event streams ` +
-        `of this key only, for ${EVENT_TICKET_TTL_SECONDS} s (a stream opened in time stays open); it stops working with the key (revoked, expired, rotated). No body: one sent is a 400.`,
+        `A browser's EventSource cannot send Authorization: open \`GET /events?ticket=<ticket>\` instead. The ticket opens one event stream ` +
+        `of this key, once, within ${EVENT_TICKET_TTL_SECONDS} s: the first request that presents it spends it, whatever its answer (reconnect with a new ticket and lastEventId). ` +
+        `The stream ends, as the ticket stops working, when the secret it was asked with does (revoked, expired, rotated past its grace) or the key is banned. No body: one sent is a 400.`,
       errors: ["InvalidBody"],
       success: {
         status: 200,

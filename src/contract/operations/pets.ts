@@ -90,7 +90,8 @@ export const PET_ROUTES = [
       description:
         "RFC 7396: the fields sent replace the pet's, the others stay. Any status may change to any other, " +
         "except while the pet has an open order (409 pet_has_open_order; its name and category may still change). " +
-        "A patch that changes nothing is refused (400 invalid_body).",
+        "A patch that changes nothing answers 200 with the pet as it is: the same ETag, no new revision, no event " +
+        "(If-Match still applies). An empty patch {} is refused (400 invalid_body).",
       success: { status: 200, description: "The whole pet, as updated.", schema: componentRef(PetSchema), headers: ["ETag"] },
       errors: ["NotFound", "PreconditionFailed", "PetHasOpenOrder"],
     },

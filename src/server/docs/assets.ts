@@ -9,6 +9,8 @@ export interface Asset {
   contentType: string;
   /** A strong tag from the package's version and the file's name: the files never change in place. */
   etag: string;
+  /** Text worth compressing (not an image). */
+  compressible: boolean;
 }
 
 /** The package's files the page uses (and their source maps, for the browser's developer tools). */
@@ -42,7 +44,7 @@ export function packageAsset(name: string): Promise<Asset> | undefined {
 async function readAsset(name: string, contentType: string): Promise<Asset> {
   const { dir, version } = swaggerUiDist();
   const body = new Uint8Array(await readFile(join(dir, name)));
-  return { body, contentType, etag: `"swagger-ui-${version}-${name}"` };
+  return { body, contentType, etag: `"swagger-ui-${version}-${name}"`, compressible: !contentType.startsWith("image/") };
 }
 
 function swaggerUiDist(): { dir: string; version: string } {

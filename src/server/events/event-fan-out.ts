@@ -117,18 +117,21 @@ export class EventFanOut implements StreamHub {
     for (const stream of this.#streams) stream.keepAlive();
   }
 
-  /** One lookup per key, however many streams it holds; a lookup that fails keeps the streams (the key was valid when they opened). */
+  /**
+   * One lookup per credential, however many streams it opened; a lookup that fails keeps the
+   * streams (the credential was valid when they opened).
+   */
   async #checkRevoked(): Promise<void> {
     if (this.#checking) return;
     this.#checking = true;
     try {
-      const byKey = new Map<string, EventStream[]>();
+      const byCredential = new Map<string, EventStream[]>();
       for (const stream of this.#streams) {
-        const held = byKey.get(stream.keyId);
+        const held = byCredential.get(stream.credential);
         if (held) held.push(stream);
-        else byKey.set(stream.keyId, [stream]);
+        else byCredential.set(stream.credential, [stream]);
       }
-      const checks = [...byKey.values()].map(async (streams) => {
+      const checks = [...byCredential.values()].map(async (streams) => {
         if (await streams[0]!.isRevoked().catch(() => false)) for (const stream of streams) stream.end();
       });
       await Promise.all(checks);

@@ -33,6 +33,9 @@ export interface SseSink {
   end(): void;
   destroy(error?: Error): void;
   readonly writableLength: number;
+  /** A node ServerResponse's: whether its connection is already gone. */
+  readonly destroyed?: boolean;
+  readonly closed?: boolean;
   once(event: "close", listener: () => void): unknown;
   /** A node ServerResponse's: whether the body goes out chunked, and over which socket. */
   readonly chunkedEncoding?: boolean;
@@ -53,9 +56,10 @@ export interface StreamHub {
 
 export interface EventStreamDeps {
   hub: StreamHub;
-  /** Streams of one key share their revocation lookups. */
   keyId: string;
-  /** True once the stream's key no longer works. */
+  /** Streams opened with the same credential (key and secret) share their lookups; the key id when absent. */
+  credential?: string;
+  /** True once the credential the stream was opened with no longer works (revoked, expired, rotated, banned). */
   isRevoked: () => Promise<boolean>;
   /** Called once when the stream ends, however it ends. */
   onEnd: () => void;
@@ -80,6 +84,8 @@ const KEEP_ALIVE_CHUNK = httpChunk(Buffer.from(SSE_KEEP_ALIVE));
  */
 export class EventStream {
   readonly keyId: string;
+  /** Streams with the same credential share one lookup of whether it still works. */
+  readonly credential: string;
   /** Streams with the same key get the same bytes of a batch. */
   readonly filterKey: string;
   readonly #types: ReadonlySet<EventType> | undefined;
@@ -110,6 +116,7 @@ export class EventStream {
     this.#types = request.types;
     this.filterKey = request.types ? [...request.types].sort().join(",") : "";
     this.keyId = deps.keyId;
+    this.credential = deps.credential ?? deps.keyId;
     this.#deps = deps;
     this.#lastSent = request.lastId;
     this.#piped = new Promise((resolve) => (this.#onPiped = resolve));
@@ -130,6 +137,11 @@ export class EventStream {
       return sink;
     }
     this.#sink = sink;
+    // A connection gone before the head was written closes no more: nothing would end the stream.
+    if (sink.destroyed === true || sink.closed === true) {
+      this.#finish();
+      return sink;
+    }
     sink.once("close", () => this.#finish());
     const early = this.#early;
     this.#early = [];

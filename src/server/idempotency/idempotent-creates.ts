@@ -8,7 +8,7 @@ import type { H3Event } from "h3";
 import { IdempotencyKeyTakenError, type CreateOptions, type IdempotencyRecord, type IdempotencyStore } from "../../store/idempotency-store.js";
 import { idempotencyKeyInProgress, idempotencyKeyReused } from "../errors.js";
 import { bearerToken } from "../internal/bearer.js";
-import { fingerprint, recordId } from "./fingerprint.js";
+import { canonicalTarget, fingerprint, recordId } from "./fingerprint.js";
 import { openAnswer, sealAnswer, type StoredAnswer } from "./seal.js";
 
 export type { StoredAnswer } from "./seal.js";
@@ -51,7 +51,7 @@ export class IdempotentCreates {
     if (this.#inFlight.has(id)) throw idempotencyKeyInProgress();
     this.#inFlight.add(id);
     try {
-      const request = fingerprint(event.req.method, event.url.pathname, body);
+      const request = fingerprint(event.req.method, canonicalTarget(event.url.pathname, event.url.search), body);
       return await this.#createOnce(event, { id, request, secret: caller.secret }, create, answer);
     } finally {
       this.#inFlight.delete(id);
@@ -85,7 +85,7 @@ export class IdempotentCreates {
 
 /** The stored answer again, marked as such; 422 when the request is not the one it answered. */
 function replay<B>(event: H3Event, stored: IdempotencyRecord, request: string, secret: string): B {
-  if (stored.fingerprint !== request) throw idempotencyKeyReused("another body or path");
+  if (stored.fingerprint !== request) throw idempotencyKeyReused("another body, path or query");
   // Another secret under the same key id: only PETSTORE_ADMIN_KEY changed between two starts.
   const answer = openAnswer(stored.answer, secret, stored.id);
   if (!answer) throw idempotencyKeyReused("it was sent with another API key secret");

@@ -1,4 +1,5 @@
 import { hash } from "node:crypto";
+import { ApiHttpError } from "../errors.js";
 import { uncodedEtag } from "./compression.js";
 import type { StoredOrder } from "../../store/order-store.js";
 import type { StoredPet } from "../../store/pet-store.js";
@@ -43,6 +44,20 @@ export function noneMatchHits(header: string | undefined, etag: string): boolean
   if (header === undefined) return false;
   const tags = entityTags(header);
   return tags === "*" || tags.some((tag) => uncodedEtag(tag.replace(/^W\//, "")) === etag);
+}
+
+/**
+ * If-None-Match on a change (RFC 9110 13.1.2): the condition fails, a 412, when the resource
+ * exists and the header is `*` or names its current tag. `current` is undefined when there is none.
+ */
+export function noneMatchFails(header: string | null, current: string | undefined): boolean {
+  return header !== null && current !== undefined && noneMatchHits(header, current);
+}
+
+/** The 412 of a failed If-None-Match: the thing exists (`*`) or is the version the client named. */
+export function noneMatchFailed(what: string, header: string): ApiHttpError {
+  const why = header.trim() === "*" ? "exists (If-None-Match: *)" : "is the version named in If-None-Match";
+  return new ApiHttpError("precondition_failed", `${what} ${why}: nothing was changed`);
 }
 
 /**

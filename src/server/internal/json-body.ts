@@ -3,6 +3,7 @@ import type { H3Event } from "h3";
 import { kibibytes, MAX_BODY_BYTES } from "../../contract/limits.js";
 import { messageOf } from "../../support/error-text.js";
 import { ApiHttpError } from "../errors.js";
+import { refuseContinue } from "./expect-continue.js";
 import { lingerAfterRefusal } from "./lingering-close.js";
 import { safeEcho } from "../../support/safe-echo.js";
 
@@ -14,6 +15,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
  */
 export async function readJsonBody(event: H3Event, mediaTypes: readonly string[] = JSON_ONLY): Promise<unknown> {
   assertMediaType(event.req.headers.get("content-type"), mediaTypes);
+  assertIdentity(event.req.headers.get("content-encoding"));
   const declared = event.req.headers.get("content-length");
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw refuseBody(event);
   const bytes = await readLimited(event);
@@ -43,13 +45,42 @@ function withoutExcerpt(message: string): string {
 const JSON_ONLY = ["application/json"];
 
 function assertMediaType(contentType: string | null, mediaTypes: readonly string[]): void {
-  const mediaType = contentType?.split(";", 1)[0]?.trim().toLowerCase();
+  const [type, ...parameters] = contentType?.split(";") ?? [];
+  const mediaType = type?.trim().toLowerCase();
   if (mediaType === undefined || !mediaTypes.includes(mediaType)) {
     throw new ApiHttpError(
       "unsupported_media_type",
       `Content-Type must be ${mediaTypes.join(" or ")}, got ${contentType === null ? "none" : JSON.stringify(safeEcho(contentType))}`,
     );
   }
+  // JSON is UTF-8 (RFC 8259 §8.1): a body labelled otherwise would be read as what it is not.
+  const charset = charsetOf(parameters);
+  if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
+    throw new ApiHttpError("unsupported_media_type", `the body must be UTF-8: charset ${JSON.stringify(safeEcho(charset))} is not accepted`);
+  }
+}
+
+function charsetOf(parameters: string[]): string | undefined {
+  for (const parameter of parameters) {
+    const equals = parameter.indexOf("=");
+    if (parameter.slice(0, equals).trim().toLowerCase() === "charset") return parameter.slice(equals + 1).trim().replace(/^"(.*)"$/, "$1").toLowerCase();
+  }
+  return undefined;
+}
+
+/**
+ * Bodies are read as sent: one compressed, or labelled so, is refused rather than parsed as
+ * garbage (RFC 7694: 415, with Accept-Encoding naming what is accepted).
+ */
+function assertIdentity(contentEncoding: string | null): void {
+  if (contentEncoding === null) return;
+  const codings = contentEncoding.split(",").map((coding) => coding.trim().toLowerCase());
+  if (codings.every((coding) => coding === "identity" || coding === "")) return;
+  throw new ApiHttpError(
+    "unsupported_media_type",
+    `Content-Encoding ${JSON.stringify(safeEcho(contentEncoding))} is not accepted: send the body uncompressed, without Content-Encoding`,
+    { "accept-encoding": "identity" },
+  );
 }
 
 async function readLimited(event: H3Event): Promise<Uint8Array> {
@@ -104,7 +135,10 @@ function readNodeBody(event: H3Event, request: IncomingMessage): Promise<Uint8Ar
 }
 
 function refuseBody(event: H3Event): ApiHttpError {
-  lingerAfterRefusal(event.req.runtime?.node?.req);
+  const request = event.req.runtime?.node?.req;
+  // Refused on its declared size: a client waiting for 100 Continue gets the 413 instead.
+  if (request instanceof IncomingMessage) refuseContinue(request);
+  lingerAfterRefusal(request);
   return payloadTooLarge();
 }
 

@@ -23,8 +23,15 @@ export function lingerAfterRefusal(req: unknown): void {
   // instead of filling that stream's queue, so the kernel buffer keeps emptying.
   req.removeAllListeners("data");
   req.resume();
-  // Node ends a `Connection: close` answer with socket.destroySoon(), which destroys the socket
-  // the moment the answer is flushed. This one socket closes the gentle way instead.
+  lingerOnClose(socket);
+}
+
+/**
+ * Node ends a `Connection: close` answer with socket.destroySoon(), which destroys the socket the
+ * moment the answer is flushed. This socket closes the gentle way instead: FIN, then what still
+ * arrives is discarded until the client hangs up or LINGER_MS pass.
+ */
+export function lingerOnClose(socket: Socket): void {
   socket.destroySoon = function lingeringClose(this: Socket) {
     const cut = setTimeout(() => this.destroy(), LINGER_MS).unref();
     this.once("close", () => clearTimeout(cut));

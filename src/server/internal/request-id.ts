@@ -2,6 +2,7 @@
 // when it is safe to write into a log line and a header, else a new one.
 import { randomUUID } from "node:crypto";
 import type { H3Event } from "h3";
+import { looksLikeSecret } from "../keys/secrets.js";
 import { requestHeader } from "./request-header.js";
 
 declare module "h3" {
@@ -19,7 +20,10 @@ export function requestIdOf(event: H3Event): string {
   return (event.context.requestId ??= chooseRequestId(requestHeader(event, REQUEST_ID_HEADER)));
 }
 
-/** The client's id when sane, else a new UUID. */
+/**
+ * The client's id when sane, else a new UUID. An id shaped like an API key or a ticket is not
+ * taken: it would be echoed in a header and written to every log line of the request in clear.
+ */
 export function chooseRequestId(sent: string | null): string {
-  return sent !== null && SANE.test(sent) ? sent : randomUUID();
+  return sent !== null && SANE.test(sent) && !looksLikeSecret(sent) ? sent : randomUUID();
 }

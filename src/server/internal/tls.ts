@@ -2,12 +2,17 @@
 // use, or the operator's PEM files, read and checked here so that a wrong file stops the start
 // with a message naming it rather than failing at the first TLS handshake.
 import { createPrivateKey, X509Certificate } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { HTTPSOptions } from "listhen";
 import { messageOf } from "../../support/error-text.js";
+import { writeFileAtomic } from "../../support/json-file.js";
 
-/** HTTPS: listhen's self-signed certificate (local use), or a real one from PEM files. */
-export type ServeTls = { selfSigned: true } | { certFile: string; keyFile: string };
+/**
+ * HTTPS: listhen's self-signed certificate (local use), or a real one from PEM files. A
+ * self-signed one is made at each start; with `certDir`, it is kept there for clients to trust.
+ */
+export type ServeTls = { selfSigned: true; certDir?: string } | { certFile: string; keyFile: string };
 
 /** What listhen's `https` option takes: true for its generated certificate, or the PEM texts. */
 export async function listhenHttps(tls: ServeTls): Promise<true | Required<Pick<HTTPSOptions, "cert" | "key">>> {
@@ -46,4 +51,16 @@ async function readPem(path: string, flag: string): Promise<string> {
   } catch (error) {
     throw new Error(`cannot read ${flag} ${path}: ${messageOf(error)}`);
   }
+}
+
+/**
+ * Writes the self-signed certificate (the public part; its key never leaves memory) where a client
+ * can be pointed at it (`--ca-cert`), one file per address, replaced at each start.
+ * @example await keepCertificate(pem, "/home/me/.local/state/petstore", "127.0.0.1", 3000) // ".../https-127.0.0.1-3000.pem"
+ */
+export async function keepCertificate(pem: string, dir: string, host: string, port: number): Promise<string> {
+  const file = join(dir, `https-${host.replace(/[^A-Za-z0-9.-]/g, "_")}-${port}.pem`);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await writeFileAtomic(file, pem, { mode: 0o644 });
+  return file;
 }

@@ -4,6 +4,7 @@ import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from "node:stream";
 import { errorJson, statusOf, type ErrorCode } from "../../contract/errors.js";
 import { kibibytes, seconds, type HttpDeadlines } from "../../contract/limits.js";
+import { deferContinue } from "./expect-continue.js";
 import { SECURITY_HEADERS_OBJECT } from "./security-headers.js";
 
 interface TransportAnswer {
@@ -19,30 +20,55 @@ interface Limits extends Deadlines {
   maxHeaderBytes: number;
 }
 
-/** Wires the answers into a server; the missing-Host check runs in its request listener. */
+/** Wires the answers into a server; the request-head checks (refuseBadHead) run in its request listener. */
 export function answerTransportErrors(server: Server, limits: Limits): void {
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, limits));
   server.on("connect", (_req: IncomingMessage, socket: Duplex) => answerRaw(socket, CONNECT_REFUSED));
   // An unknown Expect value: serve the request as if it had none (RFC 9110 allows it) instead
   // of Node's bodiless 417. Emitting "request" keeps every request listener in the loop.
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => server.emit("request", req, res));
+  deferContinue(server);
   // Node would answer a missing Host with a bodiless 400 before our listener runs.
   (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
 }
 
-/** RFC 9112 §3.2: an HTTP/1.1 request without Host is a 400; true when it was answered here. */
-export function refuseMissingHost(req: IncomingMessage, res: ServerResponse): boolean {
-  if (req.httpVersion !== "1.1" || req.headers.host !== undefined) return false;
-  const answer = MISSING_HOST;
-  res.writeHead(statusOf(answer.code), { "content-type": "application/json", ...SECURITY_HEADERS_OBJECT, connection: "close" });
-  res.end(errorJson(answer.code, answer.message));
+/**
+ * What node's parser lets through and RFC 9112 does not: a request line of another version than
+ * HTTP/1.x (HTTP/2.0, or none at all: HTTP/0.9), an HTTP/1.1 request without Host, and one with
+ * two (§3.2: 400 for either). True when it was answered here, with the connection closed.
+ */
+export function refuseBadHead(req: IncomingMessage, res: ServerResponse): boolean {
+  const message = headProblem(req);
+  if (message === undefined) return false;
+  const body = errorJson("malformed_request", message);
+  res.writeHead(statusOf("malformed_request"), {
+    "content-type": "application/json",
+    "content-length": String(Buffer.byteLength(body)),
+    ...SECURITY_HEADERS_OBJECT,
+    connection: "close",
+  });
+  res.end(body);
   return true;
 }
 
-const MISSING_HOST: TransportAnswer = {
-  code: "malformed_request",
-  message: "an HTTP/1.1 request must carry a Host header",
-};
+function headProblem(req: IncomingMessage): string | undefined {
+  if (req.httpVersionMajor !== 1) {
+    return req.httpVersionMajor === 0 ? "the request line must end with its version, HTTP/1.1" : `HTTP/${req.httpVersion} is not spoken here: send HTTP/1.1`;
+  }
+  if (req.headers.host === undefined) return req.httpVersionMinor === 1 ? "an HTTP/1.1 request must carry a Host header" : undefined;
+  return hostLines(req.rawHeaders) > 1 ? "the request carries more than one Host header" : undefined;
+}
+
+/** Node keeps only the first Host in `headers`; its raw list still has every line. */
+function hostLines(raw: readonly string[]): number {
+  let count = 0;
+  for (let at = 0; at < raw.length; at += 2) {
+    const name = raw[at]!;
+    // The usual spellings first: no lower-cased copy on the path of every request.
+    if (name.length === 4 && (name === "host" || name === "Host" || name.toLowerCase() === "host")) count++;
+  }
+  return count;
+}
 
 const CONNECT_REFUSED: TransportAnswer = {
   code: "method_not_allowed",

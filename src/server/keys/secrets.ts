@@ -42,15 +42,41 @@ export function displayPrefix(key: string): string {
 
 /** Key-shaped text: `ps_` and 8 or more key characters, whole or cut short. */
 const KEY_SHAPED = /ps_[0-9A-Za-z_]{8,}/g;
+/** An event-stream ticket (src/server/events/event-tickets.ts), sent in the stream's URL. */
+const TICKET_SHAPED = /evt_key_[0-9A-Za-z_]{8,}[.0-9A-Za-z_-]*/g;
+/** A run of URL characters with at least one percent-escape: what a server would decode. */
+const ESCAPED_RUN = /[0-9A-Za-z_.~%-]*%[0-9A-Fa-f]{2}[0-9A-Za-z_.~%-]*/g;
 
 /**
- * Masks anything shaped like an API key, e.g. a secret pasted into a URL or a body by mistake,
- * before it reaches a log line or an error body.
+ * Masks anything shaped like an API key or a ticket, e.g. a secret pasted into a URL or a body
+ * by mistake, before it reaches a log line or an error body; also when percent-escaped
+ * (`ps%5F...`), as the server would read it.
  * @example redactSecrets("GET /v1/pets?key=ps_AbC…") === "GET /v1/pets?key=ps_[redacted]"
  */
 export function redactSecrets(text: string): string {
+  const masked = maskPlain(text);
+  return masked.includes("%") ? masked.replace(ESCAPED_RUN, maskEscaped) : masked;
+}
+
+/** Whether `text` holds something shaped like an API key or a ticket. */
+export function looksLikeSecret(text: string): boolean {
+  return redactSecrets(text) !== text;
+}
+
+function maskPlain(text: string): string {
   return text.replace(KEY_SHAPED, "ps_[redacted]").replace(TICKET_SHAPED, "evt_[redacted]");
 }
 
-/** An event-stream ticket (src/server/events/event-tickets.ts), sent in the stream's URL. */
-const TICKET_SHAPED = /evt_key_[0-9A-Za-z_]{8,}[.0-9A-Za-z_-]*/g;
+/**
+ * The run decoded (as often as it still has escapes, up to three times) and masked; given back
+ * escaped again, so that a decoded newline or quote never reaches a log line.
+ */
+function maskEscaped(run: string): string {
+  let decoded = run;
+  for (let round = 0; round < 3 && /%[0-9A-Fa-f]{2}/.test(decoded); round++) {
+    decoded = decoded.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  }
+  const masked = maskPlain(decoded);
+  if (masked === decoded) return run;
+  return masked.replace(/[^0-9A-Za-z_.~[\]-]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+}

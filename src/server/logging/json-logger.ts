@@ -40,6 +40,9 @@ export function createJsonLogger(sink: LogSink, options: JsonLoggerOptions): Ser
       const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
       log.error({ err: redactSecrets(detail) }, redactSecrets(message));
     },
+    fatal(message) {
+      log.fatal(redactSecrets(message));
+    },
     audit({ action, ...fields }) {
       log.info({ audit: action, ...fields }, `audit ${action}`);
     },

@@ -3,6 +3,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { messageOf } from "../../support/error-text.js";
+import { listenProblem } from "../internal/listen-failure.js";
+
+const METRICS_FLAGS = { host: "--metrics-host", port: "--metrics-port" };
 
 export interface MetricsListener {
   origin: string;
@@ -25,7 +28,10 @@ export async function listenMetrics(scrape: Scrape, host: string, port: number):
     );
   });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", (error) => reject(new Error(`cannot listen for metrics on ${host}:${port}: ${messageOf(error)}`)));
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      const why = listenProblem(error.code ?? "", host, port, METRICS_FLAGS) ?? messageOf(error);
+      reject(new Error(`cannot listen for metrics on ${host}:${port}: ${why}`));
+    });
     server.listen(port, host, resolve);
   });
   const { port: bound } = server.address() as AddressInfo;

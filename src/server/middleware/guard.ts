@@ -14,17 +14,30 @@ import { NotModified } from "../internal/not-modified.js";
 import { encodeAnswer, notModifiedHeaders } from "../internal/compression.js";
 import { hashOnConnection } from "../keys/connection-hashes.js";
 import { keyRefusal } from "../keys/key-validity.js";
-import { keyOfTicket } from "../events/event-tickets.js";
-import { anonymousBucket, clientAddress, type TrustProxy } from "../internal/client-ip.js";
+import type { EventTickets } from "../events/event-tickets.js";
+import type { TrustProxy } from "../internal/client-ip.js";
+import { clientBucket } from "../internal/client-bucket.js";
 import { REQUEST_ID_HEADER, requestIdOf } from "../internal/request-id.js";
 import { isWrite } from "../ops/observe.js";
 import { NO_STORE, NOSNIFF, securityHeaders } from "../internal/security-headers.js";
 import { PreparedAnswer } from "../internal/prepared-answer.js";
 import { frameworkInternals, type FrameworkInternals } from "../internal/framework-internals.js";
 import { requestHeader } from "../internal/request-header.js";
+import { linkBase } from "../internal/public-url.js";
+
+declare module "h3" {
+  interface H3EventContext {
+    /** The hash of the secret the principal was identified by (the header's, or the one its ticket was asked with). */
+    credentialHash?: string;
+  }
+}
 
 export interface GuardDeps {
   keys: KeyStore;
+  /** Where links point (--public-url, without a trailing slash); the request's origin without. */
+  publicUrl?: string;
+  /** Redeems `?ticket=` on the operations that take one (GET /v1/events); without, no ticket is valid. */
+  tickets?: EventTickets;
   limiter: RateLimiter;
   limitsOf: (key: KeyRecord) => KeyLimits;
   /** Limits for requests without a valid key, counted per client IP. */
@@ -67,7 +80,7 @@ export function createGuard(given: GuardDeps): Middleware {
   const deps = { ...given, internals: given.internals ?? frameworkInternals() };
   return (event, next) => {
     const routes = event.context.matchedRoute?.meta as PathRoutes | undefined;
-    if (routes?.unlimited) return unlimited(event, next, routes);
+    if (routes?.unlimited) return unlimited(event, next, routes, deps);
     const operation = routes?.operations[(event.req.method === "HEAD" ? "GET" : event.req.method) as Method];
     // No closure on the synchronous path: one is made only for what has to be awaited.
     const credential = identify(event, deps, operation?.ticket === true);
@@ -78,7 +91,20 @@ export function createGuard(given: GuardDeps): Middleware {
 
 type Next = () => unknown;
 
-function unlimited(event: H3Event, next: Next, routes: PathRoutes): unknown {
+/**
+ * A count of its own for a route outside every key's limits (the /docs files): per client
+ * address, whatever key is sent, so that it neither uses up a key's or the anonymous limit nor
+ * goes unbounded.
+ */
+export interface OwnBucket {
+  /** The prefix of its subjects: `docs` counts `docs:<address>`. */
+  name: string;
+  limits: KeyLimits;
+}
+
+function unlimited(event: H3Event, next: Next, routes: PathRoutes, deps: Deps): unknown {
+  const bucket = (routes as PathRoutes & { bucket?: OwnBucket }).bucket;
+  if (bucket) return countInBucket(event, next, deps, bucket);
   event.res.headers.set(REQUEST_ID_HEADER, requestIdOf(event));
   // Probes and /metrics: never from a cache (a stale "ready" misleads a load balancer). The
   // /docs files are public and the same for everyone: they say how long they keep.
@@ -89,9 +115,28 @@ function unlimited(event: H3Event, next: Next, routes: PathRoutes): unknown {
 
 type Deps = GuardDeps & { internals: FrameworkInternals };
 
+function countInBucket(event: H3Event, next: Next, deps: Deps, bucket: OwnBucket): unknown {
+  const subject = `${bucket.name}:${clientBucket(event, deps.trustProxy)}`;
+  const { limiter } = deps;
+  if (limiter.consumeSync) return admitInBucket(event, next, deps, limiter.consumeSync(subject, bucket.limits));
+  return limiter.consume(subject, bucket.limits).then((decision) => admitInBucket(event, next, deps, decision));
+}
+
+/** The bucket's rate-limit headers on every answer, the file's own caching kept; a 429 beyond it. */
+function admitInBucket(event: H3Event, next: Next, deps: Deps, decision: Decision): unknown {
+  const headers = rateLimitHeaders(decision, deps.now());
+  headers.push([REQUEST_ID_HEADER, requestIdOf(event)], [...NOSNIFF]);
+  if (!decision.allowed) {
+    deps.onRefused?.(decision.reason);
+    return refuse(event, tooManyRequests(decision), headers);
+  }
+  setHeaders(event, headers);
+  return whenReady(next(), (result) => withReasonPhrase(event, result));
+}
+
 function count(event: H3Event, next: Next, deps: Deps, routes: PathRoutes | undefined, operation: RouteEntry | undefined, credential: Credential): unknown {
   const key = credential.key;
-  const subject = key ? `key:${key.id}` : `ip:${clientIp(event, deps.trustProxy)}`;
+  const subject = key ? `key:${key.id}` : `ip:${clientBucket(event, deps.trustProxy)}`;
   const limits = key ? deps.limitsOf(key) : (deps.anonymousLimitsOf?.() ?? deps.anonymousLimits);
   const { limiter } = deps;
   if (limiter.consumeSync) return admit(event, next, deps, routes, operation, credential, limiter.consumeSync(subject, limits));
@@ -102,6 +147,7 @@ function admit(event: H3Event, next: Next, deps: Deps, routes: PathRoutes | unde
   const key = credential.key;
   const headers = rateLimitHeaders(decision, deps.now());
   headers.push([REQUEST_ID_HEADER, requestIdOf(event)]);
+  if (deps.publicUrl !== undefined) event.context.publicUrl = deps.publicUrl;
   markRoute(event, operation, routes, headers);
   headers.push(...securityHeaders(key === undefined && operation?.access === "public"));
   if (!decision.allowed) {
@@ -111,6 +157,7 @@ function admit(event: H3Event, next: Next, deps: Deps, routes: PathRoutes | unde
   if (key) {
     if (key !== deps.environmentAdmin) deps.keys.touch(key.id, new Date(deps.now()));
     event.context.principal = key;
+    event.context.credentialHash = credential.hash;
   } else if (!(operation ? operation.access === "public" : routes?.public) && isUnderApi(event.url.pathname)) {
     return refuse(event, unauthorized(credential.problem), headers);
   }
@@ -176,7 +223,7 @@ function withReasonPhrase(event: H3Event, result: unknown): unknown {
   return result;
 }
 
-type Credential = { key: KeyRecord; problem?: undefined } | { key?: undefined; problem: string };
+type Credential = { key: KeyRecord; hash: string; problem?: undefined } | { key?: undefined; problem: string };
 
 const MISSING_KEY: Credential = { problem: "missing API key: send the header Authorization: Bearer <API key>" };
 const MALFORMED_KEY: Credential = { problem: "the Authorization header must have the form Bearer <API key>" };
@@ -193,7 +240,7 @@ function identify(event: H3Event, deps: GuardDeps, acceptsTicket: boolean): Mayb
   const token = bearerToken(header);
   if (token === undefined) return MALFORMED_KEY;
   const hash = hashOnConnection(token, event.req.runtime?.node?.req.socket);
-  if (deps.environmentAdmin?.hash === hash) return { key: deps.environmentAdmin };
+  if (deps.environmentAdmin?.hash === hash) return { key: deps.environmentAdmin, hash };
   const known = deps.keys.findByHashSync?.(hash);
   if (known !== undefined) return credentialOf(known ?? undefined, hash, deps);
   return deps.keys.findByHash(hash).then((found) => credentialOf(found, hash, deps));
@@ -202,17 +249,18 @@ function identify(event: H3Event, deps: GuardDeps, acceptsTicket: boolean): Mayb
 function credentialOf(key: KeyRecord | undefined, hash: string, deps: GuardDeps): Credential {
   if (!key) return UNKNOWN_KEY;
   const problem = keyRefusal(key, hash, deps.now());
-  return problem === undefined ? { key } : { problem };
+  return problem === undefined ? { key, hash } : { problem };
 }
 
-/** A browser's EventSource, with a ticket from createEventTicket: the key it was issued to, if still usable. */
-async function identifyTicket(ticket: string, deps: GuardDeps): Promise<Credential> {
+/**
+ * A browser's EventSource, with a ticket from createEventTicket: the key it was issued to, if
+ * still usable, and the ticket is spent. A ticket refused (spent, forged, expired) identifies
+ * nobody: its request counts against the client's address, never against the key.
+ */
+function identifyTicket(ticket: string, deps: GuardDeps): Promise<Credential> {
   const admin = deps.environmentAdmin;
   const findKey = async (id: string) => (admin?.id === id ? admin : (await deps.keys.list()).find((key) => key.id === id));
-  const found = await keyOfTicket(ticket, findKey, deps.now());
-  if (!found.key) return found;
-  const problem = found.key === admin ? undefined : keyRefusal(found.key, found.key.hash, deps.now());
-  return problem === undefined ? found : { problem };
+  return deps.tickets ? deps.tickets.redeem(ticket, findKey, deps.now()) : Promise.resolve({ problem: "the ticket is not valid" });
 }
 
 /** A refusal: what the error path would answer for the same ApiHttpError, built directly. */
@@ -326,18 +374,10 @@ function deprecationHeaders(event: H3Event, deprecation: Deprecation): HeaderLis
   return [
     ["deprecation", `@${deprecation.since}`],
     ["sunset", deprecation.sunset],
-    ["link", `<${event.url.origin}${API_PREFIX}${deprecation.successor}>; rel="successor-version"`],
+    ["link", `<${linkBase(event)}${API_PREFIX}${deprecation.successor}>; rel="successor-version"`],
   ];
 }
 
 function isUnderApi(pathname: string): boolean {
   return pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`);
-}
-
-/** The anonymous bucket: the client's IPv4 address or IPv6 /56, X-Forwarded-For believed only as --trust-proxy says. */
-function clientIp(event: H3Event, trustProxy: TrustProxy | false): string {
-  const forwarded = trustProxy ? event.req.headers.get("x-forwarded-for") : null;
-  // As h3's getRequestIP: a runtime's own client address first (srvx sets it on some), else the socket's.
-  const peer = event.req.context?.clientAddress ?? event.req.ip;
-  return anonymousBucket(clientAddress(typeof peer === "string" ? peer : undefined, forwarded, trustProxy || undefined));
 }

@@ -6,6 +6,7 @@
 // an IC miss and a getter call (callgrind, ~150 instructions a read).
 import { performance } from "node:perf_hooks";
 import type { H3Event, Middleware } from "h3";
+import { HEALTH_PATH, READY_PATH } from "../../contract/constants.js";
 import type { PathRoutes } from "../../contract/routes.js";
 import { StorageUnavailableError } from "../../support/storage-unavailable.js";
 import type { OutageLog } from "../logging/outage-log.js";
@@ -14,15 +15,21 @@ import type { ServerLogger } from "../request-log.js";
 import { requestIdOf } from "../internal/request-id.js";
 import { isPending } from "../../support/maybe-async.js";
 
-/** onRequest and onResponse for H3's config: the request log line. */
+/**
+ * onRequest and onResponse for H3's config: the request log line. A probe that passes is not
+ * logged: a load balancer asks every few seconds, and those lines would bury the requests; a
+ * probe that fails is.
+ */
 export function logRequests(logger: ServerLogger) {
   return {
     onRequest(event: H3Event) {
       event.context.startedAt = performance.now();
     },
     onResponse(response: Response, event: H3Event) {
+      const path = event.url.pathname;
+      if (response.status < 400 && (path === HEALTH_PATH || path === READY_PATH)) return;
       const ms = performance.now() - (event.context.startedAt ?? performance.now());
-      logger.request(event.req.method, event.url.pathname + event.url.search, response.status, ms, requestIdOf(event));
+      logger.request(event.req.method, path + event.url.search, response.status, ms, requestIdOf(event));
     },
   };
 }

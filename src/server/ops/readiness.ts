@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { open, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
 import { messageOf } from "../../support/error-text.js";
 
 export interface ReadinessCheck {
@@ -14,6 +15,33 @@ export interface ReadinessCheck {
 export type Readiness = { ready: true } | { ready: false; failures: string[] };
 
 export const READY_TIMEOUT_MS = 1_000;
+/** How long one round of checks answers every /readyz after it: a flood of probes costs one round a second. */
+export const READY_REUSE_MS = 1_000;
+
+/**
+ * `check` coalesced: at most one round in flight, whose result every call made meanwhile gets,
+ * and which answers the calls of the next `reuseMs` too (anyone may call /readyz, as often as
+ * they like; each round writes and fsyncs a file or asks PostgreSQL and Redis).
+ */
+export function coalescedReadiness(check: () => Promise<Readiness>, reuseMs = READY_REUSE_MS, now: () => number = () => performance.now()): () => Promise<Readiness> {
+  let current: Promise<Readiness> | undefined;
+  /** When `current` settled: Infinity while it runs, so every call meanwhile shares it. */
+  let settledAt = 0;
+  return () => {
+    if (current !== undefined && now() - settledAt < reuseMs) return current;
+    const round = check();
+    current = round;
+    settledAt = Infinity;
+    round.then(
+      () => (settledAt = now()),
+      () => {
+        // A round that threw (checkReadiness does not) is asked again by the next call.
+        if (current === round) current = undefined;
+      },
+    );
+    return round;
+  };
+}
 
 /** Runs every check at once; ready only when each settles in time without an error. */
 export async function checkReadiness(checks: readonly ReadinessCheck[], timeoutMs = READY_TIMEOUT_MS): Promise<Readiness> {

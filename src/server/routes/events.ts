@@ -4,39 +4,41 @@ import { HTTPResponse, type H3Event } from "h3";
 import type { EVENT_ROUTES } from "../../contract/operations/events.js";
 import type { InputOf, Route } from "../../contract/routes.js";
 import type { EventFeed } from "../../store/event-feed.js";
-import type { KeyStore } from "../../store/key-store.js";
 import type { ServerLogger } from "../request-log.js";
 import { ApiHttpError } from "../errors.js";
 import { EventFanOut } from "../events/event-fan-out.js";
 import { EventStream, type EventStreamSettings, type StreamTimers } from "../events/event-stream.js";
-import { issueEventTicket } from "../events/event-tickets.js";
+import type { EventTickets } from "../events/event-tickets.js";
 import type { StreamRegistry } from "../events/stream-registry.js";
 import type { HandlersFor } from "./register.js";
+import { streamCredentialCheck, type CredentialEnded, type StreamCredentialDeps } from "../events/stream-credential.js";
 
 export interface EventRouteDeps {
   feed: EventFeed;
   streams: StreamRegistry;
-  keys: KeyStore;
+  /** Whether a stream's credential has stopped working (see streamCredentialCheck). */
+  credentialEnded: CredentialEnded;
   settings: EventStreamSettings;
   timers: StreamTimers;
   /** Where a stream cut for a slow consumer is told. */
   logger?: Pick<ServerLogger, "warn">;
 }
 
-export interface EventHandlersDeps {
-  keys: KeyStore;
+export interface EventHandlersDeps extends StreamCredentialDeps {
   logger: ServerLogger;
-  now: () => number;
+  /** Signs and spends the tickets of POST /events/tickets. */
+  tickets: EventTickets;
   /** The store's feed, the open streams and their timings; without (a test of other routes) there is no stream. */
-  events?: Omit<EventRouteDeps, "keys">;
+  events?: Omit<EventRouteDeps, "credentialEnded">;
 }
 
 /** The handlers of the event stream and its tickets. */
 export function eventHandlers(deps: EventHandlersDeps): HandlersFor<(typeof EVENT_ROUTES)[number]> {
+  const credentialEnded = streamCredentialCheck(deps);
   return {
     streamEvents: (event, input) => {
       if (!deps.events) throw new ApiHttpError("not_found", "this server does not serve events");
-      return streamEvents(event, input, { ...deps.events, keys: deps.keys, logger: deps.logger });
+      return streamEvents(event, input, { ...deps.events, credentialEnded, logger: deps.logger });
     },
     createEventTicket: (event) => {
       // The operation takes no body: one sent means the caller meant another call.
@@ -44,7 +46,7 @@ export function eventHandlers(deps: EventHandlersDeps): HandlersFor<(typeof EVEN
       if ((length !== null && length !== "0") || event.req.headers.has("transfer-encoding")) {
         throw new ApiHttpError("invalid_body", "POST /v1/events/tickets takes no body");
       }
-      return issueEventTicket(event.context.principal!, deps.now());
+      return deps.tickets.issue(event.context.principal!, event.context.credentialHash!, deps.now());
     },
   };
 }
@@ -63,11 +65,14 @@ function fanOutOf(deps: EventRouteDeps): EventFanOut {
 /**
  * streamEvents: takes one of the key's stream slots and answers with the stream: an
  * HTTPResponse whose body srvx pipes to the socket (see EventStream), with no web stream between.
+ * A HEAD gets the same head and nothing else: no slot, no stream, nothing held after it.
  */
 function streamEvents(event: H3Event, { query, headers }: InputOf<Route<"streamEvents">>, deps: EventRouteDeps): HTTPResponse {
   const { types } = query;
   const lastId = headers["Last-Event-ID"] ?? query.lastEventId;
+  if (event.req.method === "HEAD") return new HTTPResponse(null, { status: 200, headers: SSE_HEADERS });
   const principal = event.context.principal;
+  const hash = event.context.credentialHash ?? principal?.hash;
   const keyId = principal?.id ?? "anonymous";
   const slot = { end: () => stream.end() };
   if (!deps.streams.tryAdd(keyId, slot)) {
@@ -78,8 +83,8 @@ function streamEvents(event: H3Event, { query, headers }: InputOf<Route<"streamE
     {
       hub: fanOutOf(deps),
       keyId,
-      // Looked up again, not remembered: a revocation on another instance counts too.
-      isRevoked: async () => (principal ? ((await deps.keys.findByHash(principal.hash))?.revokedAt ?? null) !== null : false),
+      credential: `${keyId} ${hash ?? ""}`,
+      isRevoked: () => (principal && hash ? deps.credentialEnded(principal, hash) : Promise.resolve(false)),
       onEnd: () => deps.streams.remove(keyId, slot),
       onCut: (unsentBytes) =>
         deps.logger?.warn(`event stream cut: its client left ${unsentBytes} bytes unread (the limit is ${deps.settings.maxUnsentBytes}); it can resume with Last-Event-ID`, {

@@ -8,8 +8,9 @@ import type { Readiness } from "../ops/readiness.js";
 import { takeBackup } from "./backup.js";
 import { getOpenApi } from "./openapi.js";
 import type { HandlersFor } from "./register.js";
+import type { TokenAttempts } from "../metrics/metrics-route.js";
 
-export interface MetaHandlersDeps {
+export interface MetaHandlersDeps extends TokenAttempts {
   /** GET /readyz; without it the app is ready whenever it answers. */
   readiness?: () => Promise<Readiness>;
   /** GET /metrics on this port, behind its own token (--metrics-token); 404 without. */
@@ -23,7 +24,7 @@ export function metaHandlers(deps: MetaHandlersDeps): HandlersFor<(typeof META_R
   return {
     health: () => ({ status: "ok" }),
     ready: () => ready(deps.readiness),
-    metrics: (event) => serveMetrics(event, deps.metricsRoute),
+    metrics: (event) => serveMetrics(event, deps.metricsRoute, deps),
     takeBackup: () => takeBackup(deps.snapshot),
     getOpenApi,
   };

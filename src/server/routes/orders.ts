@@ -11,7 +11,8 @@ import type { OrderStore, StoredOrder } from "../../store/order-store.js";
 import type { ChangeOptions } from "../../store/pet-store.js";
 import { ApiHttpError, invalidBody, notFound } from "../errors.js";
 import type { IdempotentCreates } from "../idempotency/idempotent-creates.js";
-import { ifMatchRevisions, noneMatchHits, orderEtag } from "../internal/etag.js";
+import { linkBase } from "../internal/public-url.js";
+import { ifMatchRevisions, noneMatchFailed, noneMatchFails, noneMatchHits, orderEtag } from "../internal/etag.js";
 import { readJsonBody } from "../internal/json-body.js";
 import { nextPageLink } from "../internal/next-page.js";
 import type { HandlersFor } from "./register.js";
@@ -40,7 +41,7 @@ async function listOrders(event: H3Event, { query }: InputOf<Route<"listOrders">
   const { limit, status, petId, cursor: afterId } = query;
   const page = await orders.list({ status, petId, afterId, limit: limit ?? LIST_LIMIT_DEFAULT });
   const last = page.orders.at(-1);
-  if (page.hasMore && last) event.res.headers.set("link", nextPageLink(event.url, { limit, status, petId }, last.id));
+  if (page.hasMore && last) event.res.headers.set("link", nextPageLink(linkBase(event) + event.url.pathname, { limit, status, petId }, last.id));
   return page.orders;
 }
 
@@ -94,6 +95,10 @@ async function updateOrder(event: H3Event, { path, headers }: InputOf<Route<"upd
   const parsed = OrderPatchSchema.safeParse(await readJsonBody(event, MERGE_PATCH_MEDIA_TYPES));
   if (!parsed.success) throw invalidBody(describeIssue(parsed.error));
   const to = parsed.data.status;
+  // If-None-Match on a change (RFC 9110 13.1.2): 412 when it names the order as it is.
+  const noneMatch = event.req.headers.get("if-none-match");
+  const stored = noneMatch === null ? undefined : await orders.get(id);
+  if (stored && noneMatchFails(noneMatch, orderEtag(stored))) throw noneMatchFailed(`order ${id}`, noneMatch!);
   const result = await orders.transition(id, to, new Date(now()), conditionOf(headers["If-Match"], id));
   if (result.outcome === "not_found") throw notFound(`no order with id ${id}`);
   if (result.outcome === "precondition_failed") {

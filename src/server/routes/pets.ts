@@ -12,7 +12,8 @@ import type { OrderStore } from "../../store/order-store.js";
 import type { ChangeOptions, PetPatch, PetStore, SharedListingVersion } from "../../store/pet-store.js";
 import { ApiHttpError, invalidBody, notFound } from "../errors.js";
 import type { IdempotentCreates } from "../idempotency/idempotent-creates.js";
-import { ifMatchRevisions, noneMatchHits, pageEtag, petEtag } from "../internal/etag.js";
+import { linkBase } from "../internal/public-url.js";
+import { ifMatchRevisions, noneMatchFailed, noneMatchFails, noneMatchHits, pageEtag, petEtag } from "../internal/etag.js";
 import { readJsonBody } from "../internal/json-body.js";
 import { JsonText } from "../internal/json-text.js";
 import { nextPageLink } from "../internal/next-page.js";
@@ -90,7 +91,7 @@ async function readPage(event: H3Event, query: InputOf<Route<"listPets">>["query
   const nextAfter = page.hasMore && last ? last.id : null;
   const etag = pageEtag(page, nextAfter);
   const headers: HeaderList = [["etag", etag]];
-  if (nextAfter !== null) headers.push(["link", nextPageLink(event.url, { limit, status, categoryId }, nextAfter)]);
+  if (nextAfter !== null) headers.push(["link", nextPageLink(linkBase(event) + event.url.pathname, { limit, status, categoryId }, nextAfter)]);
   return { text: JSON.stringify(page.pets), etag, headers };
 }
 
@@ -123,11 +124,10 @@ async function getPet(event: H3Event, { path, headers }: InputOf<Route<"getPet">
 async function updatePet(event: H3Event, { path, headers }: InputOf<Route<"updatePet">>, pets: PetStore): Promise<Pet> {
   const id = path.petId;
   const patch = parsePatch(await readJsonBody(event, MERGE_PATCH_MEDIA_TYPES));
-  const result = await pets.update(id, patch, await conditionOf(headers["If-Match"], id, pets));
+  const result = await pets.update(id, patch, await conditionOf(event, headers["If-Match"], id, pets));
   if (result.outcome === "not_found") throw notFound(`no pet with id ${id}`);
   if (result.outcome === "precondition_failed") throw preconditionFailed(id);
   if (result.outcome === "has_open_order") throw hasOpenOrder(id, result.orderId, "change its status");
-  if (result.outcome === "unchanged") throw invalidBody("nothing to update: every field sent already has that value");
   event.res.headers.set("etag", petEtag(result.stored));
   return result.stored.pet;
 }
@@ -135,7 +135,7 @@ async function updatePet(event: H3Event, { path, headers }: InputOf<Route<"updat
 /** deletePet: DELETE /v1/pets/{petId}; 204, 404 when unknown or already deleted, 409 while an order holds it. */
 async function deletePet(event: H3Event, { path, headers }: InputOf<Route<"deletePet">>, pets: PetStore, orders: OrderStore): Promise<null> {
   const id = path.petId;
-  const outcome = await pets.delete(id, await conditionOf(headers["If-Match"], id, pets));
+  const outcome = await pets.delete(id, await conditionOf(event, headers["If-Match"], id, pets));
   if (outcome === "not_found") throw notFound(`no pet with id ${id}`);
   if (outcome === "precondition_failed") throw preconditionFailed(id);
   if (outcome === "has_open_order") throw hasOpenOrder(id, await orders.openOrderOf(id), "delete it");
@@ -155,7 +155,11 @@ function notModifiedOr<T>(event: H3Event, ifNoneMatch: string | undefined, etag:
  * narrowed to the current revision when it is among them; the store still checks it, so a change
  * in between still fails. Revision 0 is never current: no tag of this pet, then no change.
  */
-async function conditionOf(ifMatch: string | undefined, id: number, pets: PetStore): Promise<ChangeOptions> {
+async function conditionOf(event: H3Event, ifMatch: string | undefined, id: number, pets: PetStore): Promise<ChangeOptions> {
+  // If-None-Match on a change (RFC 9110 13.1.2): 412 when it names the pet as it is.
+  const noneMatch = event.req.headers.get("if-none-match");
+  const stored = noneMatch === null ? undefined : await pets.get(id);
+  if (stored && noneMatchFails(noneMatch, petEtag(stored))) throw noneMatchFailed(`pet ${id}`, noneMatch!);
   const revisions = ifMatchRevisions(ifMatch, id);
   if (revisions === undefined) return {};
   if (revisions.length <= 1) return { ifRevision: revisions[0] ?? 0 };

@@ -1,4 +1,5 @@
 import type { Store } from "../store.js";
+import { MemorySpentTickets } from "../spent-tickets.js";
 import { GroupCommit, type Persist } from "./group-commit.js";
 import { IndexedIdempotencyStore } from "./indexed-idempotency-store.js";
 import { IndexedKeyStore } from "./indexed-key-store.js";
@@ -29,6 +30,8 @@ export function createIndexedStore({ name, state, persist, finish, release }: In
     orders,
     keys: new IndexedKeyStore(state, commit),
     idempotency: new IndexedIdempotencyStore(state),
+    // One process holds the db (its lock): what it spent is all there is to know.
+    spentTickets: new MemorySpentTickets(),
     // The state holds only what is durable and changes between group commits, never during one
     // turn of the event loop: a snapshot taken in one turn is consistent without stopping writes.
     snapshot: async () => state.snapshot(emptyBatch()),

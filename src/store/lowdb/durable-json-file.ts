@@ -1,8 +1,10 @@
-import { stat } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 import type { Adapter } from "lowdb";
-import { JsonFileError, readJsonFile, writeFileAtomic } from "../../support/json-file.js";
+import { isErrnoCode, messageOf } from "../../support/error-text.js";
+import { writeFileAtomic } from "../../support/json-file.js";
 import { StoreCorruptError } from "../errors.js";
+import { unparsableReason } from "./damaged-file.js";
 
 export interface WriteEvent {
   /** A whole-file rewrite of the db (snapshot) or one appended journal line. */
@@ -41,19 +43,29 @@ export class DurableJsonFile<T> implements Adapter<T> {
     return this.#size;
   }
 
-  /** The data, or null when the file does not exist; StoreCorruptError when it cannot be read, parsed or validated. */
+  /**
+   * The data, or null when the file does not exist; StoreCorruptError when it cannot be read,
+   * parsed or validated (the validator's error as its cause), its reason in words.
+   */
   async read(): Promise<T | null> {
-    let data: T | undefined;
+    const bytes = await readFile(this.file).catch((error: unknown) => {
+      if (isErrnoCode(error, "ENOENT")) return null;
+      throw new StoreCorruptError(this.file, `it cannot be read (${(error as NodeJS.ErrnoException).code ?? messageOf(error)})`);
+    });
+    if (bytes === null) return null;
+    let json: unknown;
     try {
-      data = await readJsonFile(this.file, this.#options.validate);
+      json = JSON.parse(bytes.toString("utf8"));
     } catch (error) {
-      if (error instanceof JsonFileError) throw new StoreCorruptError(this.file, error.reason);
-      throw error;
+      throw new StoreCorruptError(this.file, unparsableReason(bytes, error));
     }
-    if (data === undefined) return null;
     // Only the lock holder writes this file, so the size read now is the size of what was parsed.
-    this.#size = (await stat(this.file)).size;
-    return data;
+    this.#size = bytes.length;
+    try {
+      return this.#options.validate(json);
+    } catch (error) {
+      throw new StoreCorruptError(this.file, messageOf(error), { cause: error });
+    }
   }
 
   /** One serialisation, one durable file write. */

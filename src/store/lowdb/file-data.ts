@@ -1,7 +1,9 @@
 // The whole data of a db file, read or written at once under its lock: what export, import and
 // migrate need, without opening a store (no journal for appending, no group commit).
-import { StoreLockedError } from "../errors.js";
+import { StoreCorruptError, StoreLockedError } from "../errors.js";
 import { acquireLock } from "../lock.js";
+import { withAdvice } from "./damaged-file.js";
+import { resolveDbFile } from "./db-file-path.js";
 import type { StoreData } from "../indexed/store-state.js";
 import { DurableJsonFile } from "./durable-json-file.js";
 import { parseStoreFile } from "./file-schema.js";
@@ -19,7 +21,8 @@ export interface FileDataOptions {
  * between the two while they are read. A running server holds the lock: this then throws
  * StoreLockedError (take a backup through the server instead).
  */
-export async function readFileData(file: string, options: FileDataOptions): Promise<StoreData> {
+export async function readFileData(path: string, options: FileDataOptions): Promise<StoreData> {
+  const file = await resolveDbFile(path);
   return underLock(file, options, async () => {
     const upgrade = await upgradeStoreFile(file);
     if (upgrade) options.warn(`upgraded ${file} from format version ${upgrade.from}; the old file is kept as ${upgrade.backup}`);
@@ -34,8 +37,9 @@ export async function readFileData(file: string, options: FileDataOptions): Prom
  * Writes `data` as a new db file, durably (fsync, rename). Refuses a file that holds anything
  * or has a journal: an import never merges into, or overwrites, a store.
  */
-export async function writeNewFileData(file: string, data: StoreData, options: FileDataOptions): Promise<void> {
+export async function writeNewFileData(path: string, data: StoreData, options: FileDataOptions): Promise<void> {
   const checked = parseStoreFile(JSON.parse(JSON.stringify(data)) as unknown);
+  const file = await resolveDbFile(path);
   await underLock(file, options, async () => {
     const adapter = new DurableJsonFile(file, { validate: parseStoreFile });
     const held = await adapter.read();
@@ -60,6 +64,8 @@ async function underLock<T>(file: string, options: FileDataOptions, run: () => P
   });
   try {
     return await run();
+  } catch (error) {
+    throw error instanceof StoreCorruptError ? withAdvice(error, file) : error;
   } finally {
     await lock.release();
   }

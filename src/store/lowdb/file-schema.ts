@@ -19,8 +19,17 @@ const StoreFileSchema = z.object({
   lastEventId: z.int().min(1).optional(),
 });
 
+/** The db file was written by a newer petstore: a format version this one does not know. */
+export class NewerStoreFileError extends Error {
+  constructor(readonly version: number) {
+    super(`it was written by a newer petstore (format version ${version}); this petstore reads format versions 1 to ${STORE_DATA_VERSION}`);
+    this.name = "NewerStoreFileError";
+  }
+}
+
 /** Checks the parsed db file and returns its data, pets sorted by id; throws naming the first problem. */
 export function parseStoreFile(json: unknown): StoreData {
+  checkFormatVersion(json);
   const result = StoreFileSchema.safeParse(json);
   if (!result.success) throw new Error(firstIssue(result.error));
   const data = result.data;
@@ -39,5 +48,19 @@ function assertUnique<T>(values: readonly T[], describe: (value: T) => string): 
   for (const value of values) {
     if (seen.has(value)) throw new Error(describe(value));
     seen.add(value);
+  }
+}
+
+/** Whether this is a petstore db file at all, and of a version this petstore reads, before its fields are checked. */
+function checkFormatVersion(json: unknown): void {
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    throw new Error(`it holds JSON, but ${Array.isArray(json) ? "an array" : json === null ? "null" : `a ${typeof json}`} where a petstore database is an object`);
+  }
+  const version = (json as { version?: unknown }).version;
+  if (version === undefined) throw new Error('it holds a JSON object without a "version": not a petstore database');
+  if (typeof version === "number" && Number.isSafeInteger(version) && version > STORE_DATA_VERSION) throw new NewerStoreFileError(version);
+  if (version !== 1 && version !== STORE_DATA_VERSION) {
+    const shown = JSON.stringify(version).slice(0, 40);
+    throw new Error(`its "version" is ${shown}, not a format version petstore writes (1 to ${STORE_DATA_VERSION})`);
   }
 }

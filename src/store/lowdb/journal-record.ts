@@ -76,7 +76,8 @@ export function parseJournal(bytes: Buffer): ParsedJournal {
 
 function parseRecord(line: string, number: number): JournalRecord {
   const json = parseJson(line);
-  if (json === undefined) throw new Error(`line ${number}: not JSON`);
+  // Only the last line can be left unfinished by a crash (parseJournal drops it): this one was damaged later.
+  if (json === undefined) throw new Error(`line ${number}: not JSON, and not the last line, so it was damaged after it was written`);
   const result = JournalRecordSchema.safeParse(json);
   if (!result.success) throw new Error(`line ${number}: ${firstIssue(result.error)}`);
   return result.data;

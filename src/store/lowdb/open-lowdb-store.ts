@@ -3,9 +3,11 @@ import { messageOf } from "../../support/error-text.js";
 import { StorageUnavailableError } from "../../support/storage-unavailable.js";
 import { StoreCorruptError, StoreLockedError } from "../errors.js";
 import { acquireLock } from "../lock.js";
+import { resolveDbFile } from "./db-file-path.js";
 import { createIndexedStore } from "../indexed/indexed-store.js";
 import { emptyStoreData, STORE_DATA_VERSION, StoreState } from "../indexed/store-state.js";
 import type { Store } from "../store.js";
+import { withAdvice } from "./damaged-file.js";
 import { DurableJsonFile, type WriteEvent } from "./durable-json-file.js";
 import { parseStoreFile } from "./file-schema.js";
 import { removeLeftoverTemps } from "./internal/files.js";
@@ -28,12 +30,13 @@ export interface LowdbStoreOptions {
 
 /**
  * Opens (or creates, mode 0600) the JSON db file that holds pets and keys, with its journal
- * `<file>.journal`, under `<file>.lock`. Throws StoreLockedError when another live process
+ * `<file>.journal`, under `<file>.lock`, where `<file>` is the path resolved (resolveDbFile). Throws StoreLockedError when another live process
  * holds the lock, StoreCorruptError (leaving every file untouched) when the db or its journal
  * cannot be read or parsed, and StorageUnavailableError when the lock or a new file cannot be
  * written.
  */
-export async function openLowdbStore(file: string, options: LowdbStoreOptions): Promise<Store> {
+export async function openLowdbStore(path: string, options: LowdbStoreOptions): Promise<Store> {
+  const file = await resolveDbFile(path);
   const lock = await acquireLock(file, options).catch((error: unknown) => {
     throw error instanceof StoreLockedError ? error : new StorageUnavailableError(file, messageOf(error));
   });
@@ -48,7 +51,7 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions): 
     return createIndexedStore({ name: file, state, persist: db.persist, finish: db.finish, release: lock.release });
   } catch (error) {
     await lock.release();
-    throw error;
+    throw error instanceof StoreCorruptError ? withAdvice(error, file) : error;
   }
 }
 
@@ -71,12 +74,12 @@ async function openJournaledDb(file: string, options: LowdbStoreOptions): Promis
   await readOrThrow(file, () => document.read());
   // lowdb's read() keeps the defaults when the adapter finds no file.
   const stored = document.data !== defaults;
-  const journalBytes = await readOrThrow(journalPath, () => JournalFile.read(journalPath));
+  const journalBytes = await readOrThrow(journalPath, () => JournalFile.read(journalPath), { journal: true });
   if (!stored && journalBytes?.length) {
-    throw new StoreCorruptError(journalPath, `it is there but the database ${file} is not`);
+    throw new StoreCorruptError(journalPath, `it is there but the database ${file} is not`, { journal: true });
   }
-  const parsed = journalBytes ? await readOrThrow(journalPath, async () => parseJournal(journalBytes)) : undefined;
-  const data = await readOrThrow(journalPath, async () => replayJournal(document.data, parsed?.records ?? []));
+  const parsed = journalBytes ? await readOrThrow(journalPath, async () => parseJournal(journalBytes), { journal: true }) : undefined;
+  const data = await readOrThrow(journalPath, async () => replayJournal(document.data, parsed?.records ?? []), { journal: true });
   if (!stored) await writeOrThrow(file, () => document.write());
   const journal = await writeOrThrow(journalPath, () => JournalFile.open(journalPath, parsed?.validLength ?? 0));
   warnTorn(journalPath, parsed, options.warn);
@@ -102,12 +105,12 @@ function warnTorn(path: string, parsed: ParsedJournal | undefined, warn: (messag
   warn(`dropped the incomplete last line of ${path} (${parsed.tornBytes} bytes): its write never finished, so it was never acknowledged`);
 }
 
-async function readOrThrow<T>(path: string, read: () => Promise<T>): Promise<T> {
+async function readOrThrow<T>(path: string, read: () => Promise<T>, options: { journal?: boolean } = {}): Promise<T> {
   try {
     return await read();
   } catch (error) {
     if (error instanceof StoreCorruptError) throw error;
-    throw new StoreCorruptError(path, messageOf(error));
+    throw new StoreCorruptError(path, messageOf(error), options);
   }
 }
 

@@ -5,6 +5,7 @@ import { EVENTS_MIGRATION } from "./events-migration.js";
 import { ORDERS_MIGRATION } from "./orders-migration.js";
 import { KEY_LIFETIMES_MIGRATION } from "./key-lifetimes-migration.js";
 import { KEY_CHANGES_MIGRATION } from "./keys-migration.js";
+import { SPENT_TICKETS_MIGRATION } from "./spent-tickets-migration.js";
 
 export interface Migration {
   version: number;
@@ -78,6 +79,7 @@ export const MIGRATIONS: readonly Migration[] = [
   EVENTS_MIGRATION,
   KEY_LIFETIMES_MIGRATION,
   KEY_CHANGES_MIGRATION,
+  SPENT_TICKETS_MIGRATION,
 ];
 
 // Any constant works, as long as every petstore uses the same one: pg_advisory_xact_lock

@@ -12,6 +12,7 @@ import { KeyChangeListener } from "./key-changes.js";
 import { PostgresKeyStore } from "./postgres-key-store.js";
 import { PostgresOrderStore } from "./postgres-order-store.js";
 import { PostgresPetStore } from "./postgres-pet-store.js";
+import { PostgresSpentTickets } from "./postgres-spent-tickets.js";
 import { TouchBuffer } from "./touch-buffer.js";
 
 export interface PostgresStoreOptions {
@@ -74,6 +75,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     keys: new PostgresKeyStore(pool, database, touches, keyCache, keyChanges),
     orders: new PostgresOrderStore(pool, database),
     idempotency: new PostgresIdempotencyStore(pool, database, options.warn),
+    spentTickets: new PostgresSpentTickets(pool, database, options.warn),
     snapshot: () => storageCall(database, () => snapshotPostgres(pool)),
     events,
     close: () => (closing ??= Promise.all([events.close(), keyChanges.close()]).then(() => closePool(pool, touches, options.warn))),

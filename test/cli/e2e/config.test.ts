@@ -72,14 +72,18 @@ describe("profiles", () => {
       const envUrl = await petstore(["pets", "list"], { env: { PETSTORE_ENV: "staging", PETSTORE_BASE_URL: fake.baseUrl } });
       expect(envUrl).toMatchObject({ code: 2, stdout: "" });
       expect(envUrl.stderr).toMatch(/^Error: PETSTORE_BASE_URL would replace half of profile staging \(chosen by PETSTORE_ENV\)/);
-      const typedUrl = await petstore(["pets", "list", "--base-url", fake.baseUrl], { env: { PETSTORE_API_KEY: prodKey } });
-      expect(typedUrl.code).toBe(2);
-      expect(typedUrl.stderr).toContain(`the key from PETSTORE_API_KEY would be sent to ${fake.baseUrl} (from --base-url)`);
+      const fileUrl = await petstore(["pets", "list"], { env: { PETSTORE_API_KEY: prodKey } });
+      expect(fileUrl).toMatchObject({ code: 2, stdout: "" });
+      expect(fileUrl.stderr).toContain(`the key from PETSTORE_API_KEY would be sent to ${dead} (from the config file)`);
       expect(fake.requests).toEqual([]);
-      // Said explicitly on the command line, it goes.
-      const explicit = await petstore(["pets", "list", "--base-url", fake.baseUrl, "--api-key", prodKey]);
-      expect(explicit.code).toBe(0);
+      // A URL typed on the command line is explicit: it takes the environment's key (CI's secret).
+      const typedUrl = await petstore(["pets", "list", "--base-url", fake.baseUrl], { env: { PETSTORE_API_KEY: prodKey } });
+      expect(typedUrl).toMatchObject({ code: 0, stderr: "" });
       expect(fake.requests[0]?.headers.authorization).toBe(`Bearer ${prodKey}`);
+      // And so does a key typed with the environment's URL.
+      const typedKey = await petstore(["pets", "list", "--api-key", prodKey], { env: { PETSTORE_BASE_URL: fake.baseUrl } });
+      expect(typedKey).toMatchObject({ code: 0, stderr: "" });
+      expect(fake.requests[1]?.headers.authorization).toBe(`Bearer ${prodKey}`);
     } finally {
       await fake.close();
     }

@@ -36,6 +36,37 @@ describe("authentication", () => {
   });
 });
 
+describe("a base URL without /v1", () => {
+  const env = () => ({ PETSTORE_BASE_URL: server.origin, PETSTORE_API_KEY: server.adminKey });
+
+  it("says the base URL is wrong and how to fix it, exit 1, for a collection (pets list, status)", async () => {
+    const hint = `The base URL ${server.origin} does not end with /v1, where the API is: try ${server.origin}/v1 (--base-url, PETSTORE_BASE_URL, or \`petstore config set base-url\`).\n`;
+    const list = await runCli(["pets", "list"], { env: env() });
+    expect(list).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `Error: GET /pets answered 404: the base URL ${server.origin} does not point at the petstore API (unexpected_response, HTTP 404)\n${hint}`,
+    });
+    const status = await runCli(["status"], { env: env() });
+    expect(status.code).toBe(1);
+    expect(status.stderr).toBe(
+      `Error: GET /keys/current answered 404: the base URL ${server.origin} does not point at the petstore API (unexpected_response, HTTP 404)\n${hint}`,
+    );
+    const json = await runCli(["pets", "list", "--json"], { env: env() });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stderr)).toMatchObject({ code: "unexpected_response", status: 404 });
+  });
+
+  it("still exits 4 for a pet's id, with the same URL to try", async () => {
+    const result = await runCli(["pets", "get", "5"], { env: env() });
+    expect(result).toMatchObject({ code: 4, stdout: "" });
+    expect(result.stderr).toMatch(/^Error: no such resource: GET \/pets\/5\b.* \(not_found, HTTP 404\)\n/);
+    expect(result.stderr).toMatch(new RegExp(`\\nThe base URL ${server.origin} does not end with /v1, where the API is: try ${server.origin}/v1\\.\\n$`));
+    const missing = await runCli(["pets", "get", "99999"], { env: { ...env(), PETSTORE_BASE_URL: server.baseUrl } });
+    expect(missing).toMatchObject({ code: 4, stderr: "Error: no pet with id 99999 (not_found, HTTP 404)\n" });
+  });
+});
+
 describe("no server", () => {
   it("exits 6 and asks whether a server runs at the base URL it names", async () => {
     const baseUrl = await unusedBaseUrl();

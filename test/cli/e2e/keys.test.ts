@@ -172,3 +172,16 @@ describe("the real server's 429", () => {
     expect(JSON.parse(json.stderr)).toMatchObject({ code: expect.stringMatching(/^(rate_limited|key_banned)$/), status: 429 });
   });
 });
+
+describe("status with the key's day spent", () => {
+  it("shows the key, its limits and the spent day from the server's 429, and exits 0", async () => {
+    const key = (await petstore(["keys", "create", "--plan", "enterprise", "--per-minute", "50", "--per-day", "2"])).stdout.trim();
+    const asKey = { env: { PETSTORE_API_KEY: key, TZ: "UTC" } };
+    expect((await petstore(["pets", "list"], asKey)).code).toBe(0);
+    expect((await petstore(["pets", "list"], asKey)).code).toBe(0);
+    const result = await petstore(["status"], asKey);
+    expect(result).toMatchObject({ code: 0, stderr: "" });
+    expect(result.stdout).toContain(`Key      ${key.slice(0, 9)}…, plan unknown (its limits are no standard plan's)\nLimits   50 a minute, 2 a day\n`);
+    expect(result.stdout).toMatch(/\nDay {6}0 of 2 left today, resets at 00:00 UTC \(in \d+ (s|min|h \d+ min)\)\n/);
+  });
+});

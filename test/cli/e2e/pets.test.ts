@@ -188,6 +188,15 @@ describe("pets update and delete against the server, with ETags", () => {
     expect((await petstore(["pets", "get", id], quiet)).code).toBe(4);
   });
 
+  it("succeeds, exit 0, when the pet already has the values given (a script stating what a pet should be)", async () => {
+    const added = JSON.parse((await petstore(["pets", "add", "--name", "Done", "--category", "1", "--status", "sold", "--json"])).stdout) as { id: number };
+    const id = String(added.id);
+    const again = await petstore(["pets", "update", id, "--status", "sold", "--verbose"]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(`${id}\tDone\t1\tsold\n`);
+    expect(etagOf(again.stderr)).toBe(`"pet-${id}-1"`);
+  });
+
   it("refuses an update with nothing to change or a bad value before sending, exit 2", async () => {
     for (const args of [[], ["--name", ""], ["--category", "x"], ["--status", "lost"]]) {
       const result = await petstore(["pets", "update", "1", ...args]);

@@ -1,5 +1,5 @@
 // A CliContext for in-process tests: buffers instead of streams, a chosen TTY flag, a sleep
-// that records instead of waiting, and the API in memory (its answers held to the OpenAPI document).
+// that records instead of waiting (or moves a test clock), and the API in memory (its answers held to the OpenAPI document).
 import { configFilePath, fileConfigStore } from "../../../src/cli/config-file.js";
 import type { CliContext, ClientBase } from "../../../src/cli/context.js";
 import { httpFactory } from "../../../src/cli/process-context.js";
@@ -15,6 +15,10 @@ export interface TestContextOptions {
   /** Where the default config path (~/.config/petstore/config.json) is, when PETSTORE_CONFIG is unset. */
   homedir?: string;
   now?: () => number;
+  /** Called by every wait after it is recorded: a test clock moves forward by `ms` here. */
+  sleep?: (ms: number) => Promise<void>;
+  /** The zone dates are shown in (CliContext.timeZone); the process's TZ when undefined. */
+  timeZone?: string;
   random?: () => number;
   /** The API the commands talk to; by default one that fails every request (none expected). */
   api?: InMemoryApi;
@@ -24,14 +28,21 @@ export interface TestContextOptions {
   state?: StateStore;
 }
 
-/** A state store in memory, whose content a test can read. */
-export function memoryStateStore(initial: CliState = {}): StateStore & { current: CliState } {
+/** A state store in memory, whose content (and import journals, by id) a test can read. */
+export function memoryStateStore(initial: CliState = {}): StateStore & { current: CliState; journals: Map<string, number[]> } {
+  const journals = new Map<string, number[]>();
   const store = {
     current: structuredClone(initial),
+    journals,
     read: async () => structuredClone(store.current),
     write: async (state: CliState) => {
       store.current = structuredClone(state);
     },
+    importJournal: (id: string) => ({
+      read: async () => new Set(journals.get(id) ?? []),
+      add: (index: number) => void journals.set(id, [...(journals.get(id) ?? []), index]),
+      remove: async () => void journals.delete(id),
+    }),
   };
   return store;
 }
@@ -65,6 +76,7 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
     now: options.now ?? (() => Date.now()),
     sleep: async (ms) => {
       sleeps.push(ms);
+      await options.sleep?.(ms);
     },
     random: options.random ?? (() => 0.5),
   };
@@ -88,6 +100,7 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
   };
   const ctx: CliContext = {
     ...base,
+    ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
     env,
     http: httpFactory(base, async () => api.transport),
     // Requests that are not the API's go on the real wire, to a receiver the test runs.

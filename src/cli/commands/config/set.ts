@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { Argument, Command } from "commander";
 import { parseHttpUrl } from "../../../support/http-url.js";
 import { API_KEY_SHAPE, CONFIG_KEYS, withValue, type ConfigKey } from "../../config-file.js";
@@ -39,8 +40,10 @@ export function setCommand(ctx: CliContext): Command {
 }
 
 export async function runSet(options: SetOptions, ctx: CliContext): Promise<Outcome> {
-  const value = await valueOf(options, ctx);
-  checkValue(options, value);
+  const typed = await valueOf(options, ctx);
+  checkValue(options, typed);
+  // A path typed here is relative to where it was typed, not to the config file's folder.
+  const value = options.key === "ca-cert" ? resolve(typed) : typed;
   const { envName } = options;
   await ctx.config.write(withValue(await ctx.config.read(), envName, options.key, value));
   const where = envName === undefined ? "" : ` for environment ${envName}`;
@@ -55,11 +58,18 @@ async function valueOf(options: SetOptions, ctx: CliContext): Promise<string> {
   const where = options.envName === undefined ? "" : ` for ${options.envName}`;
   return askForMissing(ctx, {
     flag: "<value>",
-    question: options.key === "api-key" ? `API key${where}?` : `Base URL${where}?`,
+    question: `${QUESTIONS[options.key]}${where}?`,
     secret: options.key === "api-key",
     validate: validatorOf((value) => checkValue(options, value)),
   });
 }
+
+const QUESTIONS: Record<ConfigKey, string> = {
+  "base-url": "Base URL",
+  "api-key": "API key",
+  "deprecation-notices": "Deprecation notices (on or off)",
+  "ca-cert": "CA certificate file (PEM)",
+};
 
 function checkValue(options: SetOptions, value: string): void {
   if (value === "") throw new UsageError(`the value for ${options.key} is empty`);

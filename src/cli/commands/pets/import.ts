@@ -47,8 +47,9 @@ export function importCommand(ctx: CliContext): Command {
 export async function runImport(options: ImportOptions, ctx: CliContext): Promise<void> {
   const { loadImport } = await import("../../internal/import/load-import.js");
   const { sendRecords } = await import("../../internal/import/send-records.js");
+  const { journalId } = await import("../../internal/import/import-journal.js");
   const { createImportProgress } = await import("../../output/import-progress.js");
-  const { printImportReport, printInvalid } = await import("../../output/import-report.js");
+  const { printImportReport, printInvalid, stopError } = await import("../../output/import-report.js");
   const { stderrOf, stdoutOf } = await import("../../output/stream.js");
   const loaded = await loadImport(options.source, options.format, ctx);
   if (loaded.invalid.length > 0 && !options.skipInvalid) {
@@ -61,13 +62,17 @@ export async function runImport(options: ImportOptions, ctx: CliContext): Promis
     sendRecords(api, loaded.valid, {
       concurrency: options.concurrency,
       fileHash: loaded.hash,
+      journal: ctx.state.importJournal(journalId(loaded.hash, options.settings.baseUrl)),
+      maxWaitMs: options.settings.maxWaitMs,
       now: ctx.now,
       sleep: ctx.sleep,
       onWait: (ms, reason) => progress.waiting(ms, reason),
       onSettled: (done) => progress.advance(done),
     }),
   ).finally(() => progress.done());
-  const report = { ...result, skipped: loaded.invalid, total: loaded.valid.length + loaded.invalid.length };
-  printImportReport(report, { stderr, stdout: stdoutOf(ctx, options.settings), json: options.settings.json });
+  const { created, replayed, earlier, pending, failed, stopped } = result;
+  const report = { total: loaded.valid.length + loaded.invalid.length, created, replayed, earlier, pending, skipped: loaded.invalid, failed };
+  printImportReport(report, { stderr, stdout: stdoutOf(ctx, options.settings), json: options.settings.json, stopped: stopped !== undefined });
+  if (stopped !== undefined) throw stopError(stopped, report, { maxWaitMs: options.settings.maxWaitMs, now: ctx.now(), timeZone: ctx.timeZone });
   if (report.failed.length > 0 || report.skipped.length > 0) throw new SilentError(1);
 }

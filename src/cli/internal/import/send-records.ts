@@ -1,21 +1,35 @@
 // Sends the valid records as creates, paced by the quota (quota-pacer.ts), each with an
 // Idempotency-Key made of the file's hash and the record's position: a re-run of the same file
-// replays what was created and creates only what was not.
+// replays what was created and creates only what was not. What is known done is noted in the
+// import's journal (import-journal.ts), so a re-run does not even send it. A failure every other
+// record would meet too (no answer, the key refused, not the API, the quota spent for longer than
+// --max-wait) stops the import at once rather than repeating it record after record.
 import type { Pet } from "../../../contract/values.js";
-import { ApiError } from "../../errors.js";
+import { ApiError, NetworkError, UNEXPECTED_CODES } from "../../errors.js";
 import type { ApiClient, ResponseHeaders } from "../../http.js";
-import { QuotaPacer, type PacerDeps } from "./quota-pacer.js";
+import { quotaWindows, tightest } from "../rate-limit-windows.js";
+import type { ImportJournal } from "./import-journal.js";
+import { QuotaPacer, type PacerDeps, type QuotaStop } from "./quota-pacer.js";
 import type { ValidRecord } from "./validate-records.js";
+
+/** Why an import stopped before its end: the quota, or the error that ended it. */
+export type ImportStop = ({ kind: "quota" } & QuotaStop) | { kind: "error"; error: Error };
 
 export interface SendResult {
   created: number;
   replayed: number;
+  /** Records an earlier run created (its journal says so): not sent again. */
+  earlier: number;
   failed: { line: number; error: string }[];
+  /** Records not sent because the import stopped. */
+  pending: number;
+  stopped: ImportStop | undefined;
 }
 
 export interface SendOptions extends PacerDeps {
   concurrency: number;
   fileHash: string;
+  journal: ImportJournal;
   onSettled: (done: number) => void;
 }
 
@@ -28,13 +42,22 @@ export function idempotencyKeyFor(fileHash: string, index: number): string {
 }
 
 export async function sendRecords(api: ApiClient, records: readonly ValidRecord[], options: SendOptions): Promise<SendResult> {
+  const known = await options.journal.read();
   const pacer = new QuotaPacer(options.concurrency, options);
-  const result: SendResult = { created: 0, replayed: 0, failed: [] };
-  const queue = records.map((record) => ({ record, refusals: 0 }));
-  let done = 0;
-  const worker = async (): Promise<void> => {
+  const queue = records.filter((record) => !known.has(record.index)).map((record) => ({ record, refusals: 0 }));
+  const result: SendResult = { created: 0, replayed: 0, earlier: records.length - queue.length, failed: [], pending: 0, stopped: undefined };
+  let done = result.earlier;
+  if (done > 0) options.onSettled(done);
+  const stop = (error: Error) => {
+    result.stopped ??= { kind: "error", error };
+    pacer.stop();
+  };
+  const work = async (): Promise<void> => {
     for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
-      await pacer.acquire();
+      if (!(await pacer.acquire())) {
+        queue.unshift(item);
+        return;
+      }
       let headers: ResponseHeaders | undefined;
       try {
         const response = await api.request<Pet>("POST", "/pets", {
@@ -43,21 +66,51 @@ export async function sendRecords(api: ApiClient, records: readonly ValidRecord[
           onResponse: (seen) => (headers = seen),
         });
         pacer.settle(headers, "ok");
+        options.journal.add(item.record.index);
         if (response.headers["idempotent-replayed"] === "true") result.replayed++;
         else result.created++;
       } catch (error) {
-        if (error instanceof ApiError && error.body.status === 429 && ++item.refusals < MAX_REFUSALS) {
-          pacer.settle(headers, "refused", (error.retryAfter ?? 1) * 1000);
+        const outcome = failureOf(error, headers, options);
+        if (outcome.kind === "retry" && ++item.refusals < MAX_REFUSALS) {
+          pacer.settle(headers, "refused", outcome.retryAfterMs);
           queue.unshift(item);
           continue;
         }
         pacer.settle(headers, "failed");
+        if (outcome.kind === "stop") {
+          queue.unshift(item);
+          if (outcome.quota) result.stopped ??= { kind: "quota", ...outcome.quota };
+          stop(error as Error);
+          return;
+        }
         result.failed.push({ line: item.record.line, error: error instanceof Error ? error.message : String(error) });
       }
       options.onSettled(++done);
     }
   };
+  // A failure of the import's own (its progress output's reader gone) stops every worker too.
+  const worker = () => work().catch((error: unknown) => stop(error instanceof Error ? error : new Error(String(error))));
   // Workers beyond the pacer's current concurrency simply wait in acquire().
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, records.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, queue.length)) }, worker));
+  if (pacer.quotaStop) result.stopped ??= { kind: "quota", ...pacer.quotaStop };
+  result.pending = queue.length;
+  if (result.stopped === undefined && result.failed.length === 0) await options.journal.remove();
   return result;
+}
+
+type Failure = { kind: "record" } | { kind: "retry"; retryAfterMs: number } | { kind: "stop"; quota?: QuotaStop };
+
+/** What one failed create means for the rest of the import. */
+function failureOf(error: unknown, headers: ResponseHeaders | undefined, options: Pick<SendOptions, "maxWaitMs" | "now">): Failure {
+  if (error instanceof NetworkError) return { kind: "stop" };
+  if (!(error instanceof ApiError)) return { kind: "record" };
+  const { status, code } = error.body;
+  if (status === 401 || status === 403 || UNEXPECTED_CODES.has(code)) return { kind: "stop" };
+  if (status !== 429) return { kind: "record" };
+  const retryAfterMs = (error.retryAfter ?? 1) * 1000;
+  if (code !== "key_banned" && retryAfterMs <= options.maxWaitMs) return { kind: "retry", retryAfterMs };
+  // Someone else spent the quota, or the key is banned, for longer than --max-wait.
+  if (code === "key_banned") return { kind: "stop" };
+  const now = options.now();
+  return { kind: "stop", quota: { window: headers && tightest(quotaWindows(headers, now)), resumeAt: now + retryAfterMs } };
 }
