@@ -1,8 +1,8 @@
 import type { NewPet } from "./schemas.js";
 
 // Inputs that already passed their schema in this process: the routes parse a request body once
-// and the stores would otherwise parse the same object again before writing it (issue 20: a
-// create was validated two or three times). A WeakSet rather than a flag on the object: nothing
+// and the stores would otherwise parse the same object again before writing it (a create was
+// once validated two or three times). A WeakSet rather than a flag on the object: nothing
 // outside can forge it, it is never serialised, and it goes with the object.
 const checked = new WeakSet<object>();
 

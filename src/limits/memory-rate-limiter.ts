@@ -22,11 +22,10 @@ import {
 const SAVE_INTERVAL_MS = 1_000;
 /**
  * Subjects handled per turn of the event loop when saving or sweeping, so that a pass over 100,000
- * subjects is never one long turn. With the counters in a SubjectTable a warm turn of 500 cost
- * ~0.1 ms, but the midnight passes (rewrite, sweep) run code that has not run since the day
- * before, in V8's interpreter at ~3 µs a subject: 1.5 ms a turn. 100 a turn took bench scenario
- * 7's worst pause from 5.5-6.0 to 5.0-5.4 ms (four alternated pairs); the extra writes (one per
- * turn, 17,000 changed subjects a second: 170) cost nothing measurable.
+ * subjects is never one long turn. The midnight passes (rewrite, sweep) run code that has not
+ * run since the day before, in V8's interpreter, so a subject costs far more then than warm: a
+ * small turn keeps the worst pause of the requests in between short, and the extra writes (one
+ * per turn) cost nothing the bench can see (docs/performance.md).
  */
 const SUBJECTS_PER_TURN = 100;
 

@@ -1,9 +1,8 @@
 // The memory limiter's subjects, held where a young-generation GC has nothing to copy.
 // As an object per subject in one Map, every new subject's object and key, and every change noted
-// for the next save (the request's own young string), survived a scavenge, which copied them: 4-11
-// ms once a second at bench scenario 7's 20,000 decisions a second. And one Map of 100,000 keys
-// rehashes all of them in the request that makes it grow or shrink (30-100 ms at 65,536 and
-// 131,072 entries). Here a subject is a slot: its counters are numbers in a Float64Array page,
+// for the next save (the request's own young string), survived a scavenge, which copied them: a
+// pause every second under a steady stream of decisions. And one large Map rehashes every key in
+// the request that makes it grow or shrink: a long pause for that one request. Here a subject is a slot: its counters are numbers in a Float64Array page,
 // changed in place; its key's characters are copied into a byte page; and an open-addressing
 // index of slot numbers (slot-index.ts) finds it. A decision allocates nothing that survives.
 import type { SubjectRow } from "./persister.js";

@@ -97,7 +97,7 @@ function toNodeListener(app: H3, internals: FrameworkInternals): RequestListener
  * srvx's own Response (every answer of the guard, and h3's) hands over its parts as they are: a
  * body already in memory goes out with writeHead and one end(), which node sends as a single
  * write of head and body. sendNodeResponse would write the body, then end through a promise
- * (two writes, a writev and a promise per answer; measured in scenario 1's profile). Streams
+ * (two writes, a writev and a promise per answer, which a CPU profile showed). Streams
  * (the event stream) and any other Response still go through sendNodeResponse, and so does
  * everything where `internals` has no private path (see framework-internals.ts).
  */

@@ -1,4 +1,4 @@
-// `serve`'s operating settings (issue 18): log format, proxies, metrics. Flags win over the
+// `serve`'s operating settings: log format, proxies, metrics. Flags win over the
 // environment, which wins over the defaults, as for every other `serve` setting.
 import type { ServeOptions } from "../../server/serve.js";
 import { TICKET_SECRET_MIN_LENGTH } from "../../contract/events.js";

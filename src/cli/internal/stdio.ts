@@ -1,6 +1,6 @@
 // Standard output and error without node:net. Reading process.stdout or process.stderr on a pipe
-// makes Node build a net.Socket, which loads node:net and node:stream with it: a tenth of
-// `petstore --help` piped (bench scenario 5) went to that, before a line was printed. On a pipe or
+// makes Node build a net.Socket, which loads node:net and node:stream with it: a visible share of
+// `petstore --help` piped went to that, before a line was printed. On a pipe or
 // a file Node's own stdout writes synchronously on Linux; this does the same with fs.writeSync.
 // On a terminal the process's tty stream is used as before (it knows the width and the modes).
 import { fstatSync, statSync, writeSync } from "node:fs";

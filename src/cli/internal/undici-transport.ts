@@ -1,7 +1,7 @@
 // The real wire: one keep-alive undici Agent per command (so `--all` reuses its connection),
 // a time limit per attempt, and failures without an answer turned into NetworkError.
-// undici's index loads all of it (fetch, WebSocket, caches, mocks: a 1 MB bundle, measured as
-// most of `pets list`'s start-up); these two modules are the Agent and its request().
+// undici's index loads all of it (fetch, WebSocket, caches, mocks: a large bundle, most of
+// `pets list`'s start-up); these two modules are the Agent and its request().
 import type { Agent as AgentType } from "undici";
 import { readFile } from "node:fs/promises";
 import { setFlagsFromString } from "node:v8";

@@ -3,8 +3,8 @@
 // write, at the end of that turn (setImmediate); the replies come back in order on the same
 // connection. ioredis flushed its automatic pipeline on process.nextTick, which comes after each
 // request's own socket read, so it wrote once per request, and on loopback each write also pays
-// for the receiving side (the profile of scenario 1 over PostgreSQL + Redis: ~15% of the server's
-// CPU in writing to Redis, ~30% under ioredis's frames in all).
+// for the receiving side: in a CPU profile over PostgreSQL + Redis, writing to Redis was a large
+// share of the server's time.
 import { performance } from "node:perf_hooks";
 import { connect as connectTcp, isIP, type Socket } from "node:net";
 import { connect as connectTls } from "node:tls";

@@ -8,15 +8,13 @@ import { FramedBatch } from "./sse-format.js";
  * Writes to the streams take at most about 1 / (1 + FLUSH_PAUSE_FACTOR) of the process's CPU:
  * after a write to every stream that cost c ms of CPU, the next waits at least
  * FLUSH_PAUSE_FACTOR * c, and batches that arrive meanwhile go out together. Each write is a
- * syscall per stream (10-15 µs on loopback with its bytes; with 1,000 streams the kernel's send
- * was most of the server's time), so with many streams the pause, not the rate of changes, sets
- * how often each stream is written: 20-30 times a second at 1,000 streams (a write to all of them
- * costs ~10 ms), whether 100 or 1,000 pets a second are created. With few streams, or on a quiet
+ * syscall per stream (with many streams the kernel's send is most of the server's time), so with
+ * many streams the pause, not the rate of changes, sets how often each stream is written, however
+ * many pets a second are created. With few streams, or on a quiet
  * server, a batch goes out on the next turn of the event loop. CPU time rather than the wall
  * clock: a server that waited for a core in the middle of a write has not spent that wait
- * writing, and must not stretch its pauses for it. Measured at 1,000 streams x 1,000 creates/s on
- * a shared machine: with 4x each batch waited ~40 ms (delivery p50 64-106 ms), with 2x ~18 ms
- * (p50 35-66 ms), for ~25% more server CPU per create.
+ * writing, and must not stretch its pauses for it. A factor of 2 rather than 4 halves each
+ * batch's wait for a modest share more CPU per create (figures in docs/performance.md).
  */
 export const FLUSH_PAUSE_FACTOR = 2;
 /** ...and at least this long, so that a busy server still coalesces, but never longer than the most (the delivery goal is 100 ms). */

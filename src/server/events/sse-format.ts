@@ -15,8 +15,8 @@ export const SSE_KEEP_ALIVE = ": keep-alive\n\n";
 
 /**
  * One batch of events as every stream will send it: each event is framed once, and the bytes for
- * one filter are built once, however many streams share that filter (the profile of 1,000 streams
- * showed framing and encoding once per subscriber as a tenth of the server's time).
+ * one filter are built once, however many streams share that filter (with many streams, framing
+ * and encoding once per subscriber was a large share of the server's time in a profile).
  */
 export class FramedBatch {
   readonly events: readonly StoreEvent[];

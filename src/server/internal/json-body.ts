@@ -110,8 +110,8 @@ async function readLimited(event: H3Event): Promise<Uint8Array> {
 
 /**
  * The same, straight from node's request when served over a socket: srvx's `req.body` wraps it in
- * a web ReadableStream first, which was a tenth of a create's CPU (the profile at 1,000 creates a
- * second: Readable.toWeb, makeTransferable).
+ * a web ReadableStream first (Readable.toWeb, makeTransferable), a large share of a create's CPU
+ * in a profile.
  */
 function readNodeBody(event: H3Event, request: IncomingMessage): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {

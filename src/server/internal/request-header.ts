@@ -30,8 +30,8 @@ const JOINED: ReadonlySet<string> = new Set<JoinedHeaderName>([
 /**
  * A request header, null when not sent. Over node it is read from node's parsed headers: srvx's
  * Headers view lower-cases the name on every call and tests an absent one against a regular
- * expression (about 1k instructions for each header a request does not send, and scenario 1
- * asks for four of them); through app.fetch it is read from the Request.
+ * expression, a cost for each header a request does not send, and a listing asks for several;
+ * through app.fetch it is read from the Request.
  */
 export function requestHeader(event: H3Event, name: JoinedHeaderName): string | null {
   const req = event.req.runtime?.node?.req;

@@ -62,8 +62,8 @@ export interface GuardDeps {
 const JSON_CONTENT_TYPE: [string, string] = ["content-type", "application/json;charset=UTF-8"];
 
 /**
- * Auth and rate limits in one middleware (each extra middleware costs ~20% at this server's
- * request rate, measured). Order: identify the caller, count, refuse or serve. Every response
+ * Auth and rate limits in one middleware (each extra h3 middleware is a measurable share of a
+ * request at this server's rate). Order: identify the caller, count, refuse or serve. Every response
  * but those of unlimited routes (/healthz) leaves here with the rate-limit headers, and with the
  * marks its route's table entry asks for (deprecation, beta), errors included. Who may call a
  * route (public, any key, admin) comes from its entry too.

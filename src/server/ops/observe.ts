@@ -1,9 +1,9 @@
 // What every request tells the operator: the request log line (h3's hooks, only when requests are
-// logged), and the request metrics and the end of a storage outage (around the guard). The h3
-// hooks cost ~3.5 µs a request (measured: h3 chains onResponse through promises); a wrapper
-// around the guard, the one middleware every request passes, costs a fraction of that.
-// `performance` is imported: the global one is a lazy accessor, and reading it cost each request
-// an IC miss and a getter call (callgrind, ~150 instructions a read).
+// logged), and the request metrics and the end of a storage outage (around the guard). h3's
+// hooks chain onResponse through promises, a cost on every request; a wrapper around the guard,
+// the one middleware every request passes, costs a fraction of that.
+// `performance` is imported: the global one is a lazy accessor, and reading it costs each request
+// an inline-cache miss and a getter call.
 import { performance } from "node:perf_hooks";
 import type { H3Event, Middleware } from "h3";
 import { HEALTH_PATH, READY_PATH } from "../../contract/constants.js";

@@ -9,7 +9,7 @@ export interface BacklogRules {
   ms: number;
 }
 
-/** Events per compressed block: ~70 KB of JSON, deflated in about a millisecond. */
+/** Events per compressed block: enough JSON to deflate well, little enough to deflate in a short turn. */
 export const EVENTS_PER_BLOCK = 512;
 
 /**
@@ -29,15 +29,14 @@ interface Block {
  * events are gone, so it is answered with reset.
  */
 export class MemoryEventLog implements EventFeed {
-  // An hour of events at a steady 80 a second is some 290,000 of them: as objects about 470 bytes
-  // of heap each, as JSON text about 180, and the soak showed the backlog as what grew. So the
+  // An hour of events under steady writes is hundreds of thousands of them: as objects they take
+  // several times the heap of their JSON text, and the soak showed the backlog as what grew. So the
   // newest events are held as text, and every EVENTS_PER_BLOCK of them are deflated into one
-  // block (events repeat their keys and values: about 8x smaller, off the V8 heap). Replays,
+  // block (events repeat their keys and values, so they deflate well, off the V8 heap). Replays,
   // rare, inflate and parse; live delivery hands subscribers the objects themselves. A block keeps
-  // only its first event's time (a Float64Array of all of them took 8 bytes an event, beside some 18
-  // of deflated text): trimming reads the others from the oldest block's texts, once a block, and
-  // only after the first hour. Measured over 51,200 soak-like events: 40 bytes an event outside
-  // the heap before both changes, 19 after.
+  // only its first event's time (a time per event would weigh as much as the deflated text):
+  // trimming reads the others from the oldest block's texts, once a block, and only after the
+  // first hour.
   readonly #blocks: Block[] = [];
   /** The commit times of the oldest block's events, read from its texts once trimming reaches inside it. */
   #oldestTimes: { block: Block; times: number[] } | undefined;
@@ -122,7 +121,7 @@ export class MemoryEventLog implements EventFeed {
 
   #seal(): void {
     // Copied to its own size: zlib hands back a view of its 16 KiB output chunk, and a block of the
-    // soak's events deflates to some 9 KB, so the view kept 7 KiB more alive for as long as the block.
+    // soak's events deflates to far less, so the view would keep the rest alive for as long as the block.
     const data = Buffer.from(deflateRawSync(this.#openTexts.join("\n"), { level: 1 }));
     this.#blocks.push({ firstId: this.#openFirstId, count: this.#openTexts.length, firstTime: this.#openTimes[0]!, data });
     this.#openFirstId += this.#openTexts.length;

@@ -13,9 +13,9 @@ const takeVersion = () => ++lastVersion;
  * so a filtered page only ever looks at pets inside its filter.
  */
 export class PetIndex {
-  // Each pet is held once, by id in a plain array (ids are dense integers: 8 bytes a pet, where a
-  // Map entry and a {pet, revision} wrapper cost some 70), and its revision only once past 1.
-  // Scenario 6 (RSS at 100k pets) showed these as the index's own cost.
+  // Each pet is held once, by id in a plain array (ids are dense integers: a slot a pet, where a
+  // Map entry and a {pet, revision} wrapper cost many times that), and its revision only once
+  // past 1: the resident memory at many pets showed these as the index's own cost.
   readonly #byId: (Pet | undefined)[] = [];
   readonly #revisions = new Map<number, number>();
   readonly #lists = new Map<string, Pet[]>([["", []]]);

@@ -85,7 +85,7 @@ async function openJournaledDb(file: string, options: LowdbStoreOptions): Promis
   warnTorn(journalPath, parsed, options.warn);
   const state = new StoreState(data, options.now);
   // The state now holds every record; the parsed file would otherwise stay in memory beside it
-  // until the first compaction (a second copy of every pet: +200 MB at 1M pets). Nothing writes
+  // until the first compaction (a second copy of every pet). Nothing writes
   // the document without first setting its data from the state (JournaledDb's compaction and close).
   document.data = emptyStoreData();
   const db = new JournaledDb({

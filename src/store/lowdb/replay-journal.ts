@@ -12,7 +12,7 @@ import type { JournalRecord } from "./journal-record.js";
  */
 export function replayJournal(data: StoreData, records: readonly JournalRecord[]): StoreData {
   // A clean start (the journal compacted at the last stop): nothing to apply, and rebuilding
-  // tables of a million pets only to list them again cost seconds of start-up (issue 20).
+  // tables of a million pets only to list them again would cost seconds of start-up.
   if (records.length === 0) return withoutEmptyParts(data);
   const pets = new PetTable(data.pets);
   const keys = new KeyTable(data.keys);

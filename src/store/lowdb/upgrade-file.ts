@@ -17,7 +17,7 @@ export type Upgrade = { from: number; backup: string } | undefined;
  * newer is left for the normal read to report; one whose upgrade would not load is left untouched.
  */
 export async function upgradeStoreFile(file: string, options: { checked?: boolean } = {}): Promise<Upgrade> {
-  // Every start asks; parsing a 1M-pet file only to read its version took seconds (issue 20).
+  // Every start asks; parsing a large file only to read its version would take seconds.
   const leading = await leadingVersion(file);
   if ((leading ?? 0) >= STORE_DATA_VERSION) return undefined;
   if (leading !== undefined && options.checked) return upgradeStreamed(file, leading);
