@@ -4,6 +4,29 @@ import { defineConfig } from "vitest/config";
 const ENGINE_TESTS = ["test/scale/**/*.test.ts", "test/limits/redis-*.test.ts", "test/e2e/db-*.test.ts"];
 // Fault suites whose code differs per engine: run over both, as the API suites are.
 const FAULT_TESTS_PER_ENGINE = ["test/fault/security-streams.test.ts"];
+// The slow lane: whole processes (the built CLI, `petstore serve`, crashes and kills), real
+// shells and browsers, and the third-party judges. Everything else, the fast lane, runs in
+// process (app.fetch, the OpenAPI-checked in-memory client) and is `npm run test:fast`.
+const SLOW_TESTS = [
+  "test/cli/e2e/**/*.test.ts",
+  "test/e2e/**/*.test.ts",
+  "test/fault/**/*.test.ts",
+  "test/browser/**/*.test.ts",
+  "test/soak/**/*.test.ts",
+  "test/contract/third-party-lint.test.ts",
+  "test/contract/generated-client.test.ts",
+  "test/contract/hey-api-client.test.ts",
+  "test/contract/openapi-served.test.ts",
+  "test/cli/completion.test.ts",
+  "test/cli/stdio.test.ts",
+  "test/cli/cors-origins.test.ts",
+  "test/support/code-cache.test.ts",
+  "test/support/lazy-engines.test.ts",
+  "test/support/lazy-ops.test.ts",
+  "test/support/lean-client.test.ts",
+  "test/support/startup-files.test.ts",
+  "test/store/lock.test.ts",
+];
 
 export default defineConfig({
   test: {
@@ -15,8 +38,13 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       {
+        // The fast lane, over the file engine.
         extends: true,
-        test: { name: "lowdb", include: ["test/**/*.test.ts"], exclude: ENGINE_TESTS },
+        test: { name: "lowdb", include: ["test/**/*.test.ts"], exclude: [...ENGINE_TESTS, ...SLOW_TESTS] },
+      },
+      {
+        extends: true,
+        test: { name: "slow", include: SLOW_TESTS, exclude: ENGINE_TESTS },
       },
       {
         // The same API suites over PostgreSQL and Redis (test-server.ts reads `backend`), and the
