@@ -32,7 +32,7 @@ export interface GuardedAgentOptions extends AddressPolicy {
 export function createGuardedAgent(options: GuardedAgentOptions = {}): Agent {
   const policy: AddressPolicy = { allowPrivate: options.allowPrivate ?? false, ...(options.allow ? { allow: options.allow } : {}) };
   const lookup = guardedLookup(options.resolveAll ?? systemResolveAll, policy);
-  const connector = buildConnector({ ...options.connect, lookup } as buildConnector.BuildOptions);
+  const connector = buildConnector({ ...options.connect, lookup });
   const connect: buildConnector.connector = (target, callback) => {
     // undici hands IPv6 literals over without their brackets.
     if (isIP(target.hostname) !== 0) {

@@ -67,6 +67,8 @@ describe("checkOutgoingUrl: the host's addresses", () => {
     ["http://127.0.0.1:8080/", "the URL's host is 127.0.0.1, a loopback address; only public addresses are allowed"],
     ["http://2130706433/", "the URL's host is 127.0.0.1, a loopback address; only public addresses are allowed"],
     ["http://0x7f.1/", "the URL's host is 127.0.0.1, a loopback address; only public addresses are allowed"],
+    ["http://0177.0.0.1/", "the URL's host is 127.0.0.1, a loopback address; only public addresses are allowed"],
+    ["http://127.0.0.1./", "the URL's host is 127.0.0.1, a loopback address; only public addresses are allowed"],
     ["http://[::1]/", "the URL's host is ::1, a loopback address; only public addresses are allowed"],
     ["http://[::ffff:127.0.0.1]/", "the URL's host is ::ffff:7f00:1 (IPv4 127.0.0.1, mapped), a loopback address; only public addresses are allowed"],
     ["http://[64:ff9b::10.1.2.3]/", "the URL's host is 64:ff9b::a01:203 (IPv4 10.1.2.3, nat64), a private address; only public addresses are allowed"],
