@@ -1,4 +1,9 @@
+import { readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
+
+// The version and licence as the build writes them in (scripts/build/package-defines.mjs), so
+// the TypeScript source under test says what the bundle says.
+const pkg = JSON.parse(readFileSync(new URL("package.json", import.meta.url), "utf8")) as { version: string; license: string };
 
 // Tests that need a real PostgreSQL and Redis, beyond the API suites run over them.
 const ENGINE_TESTS = ["test/scale/**/*.test.ts", "test/limits/redis-*.test.ts", "test/e2e/db-*.test.ts"];
@@ -29,6 +34,7 @@ const SLOW_TESTS = [
 ];
 
 export default defineConfig({
+  define: { PETSTORE_VERSION: JSON.stringify(pkg.version), PETSTORE_LICENSE: JSON.stringify(pkg.license) },
   test: {
     reporters: ["default", "./test/summary-reporter.ts"],
     pool: "forks",

@@ -11,8 +11,10 @@ import { rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { buildTwoParts } from "./build/two-part-bundle.mjs";
 import { prepareForCodeCache } from "./build/code-cache-ready.mjs";
+import { packageDefines } from "./build/package-defines.mjs";
 
 const outdir = new URL("../dist/", import.meta.url).pathname;
+const root = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 const stub = (name) => new URL(`./build/${name}`, import.meta.url).pathname;
 
 /** Modules a dependency loads at start-up but petstore never uses, replaced by a stub. */
@@ -37,13 +39,15 @@ await buildTwoParts(esbuild, {
   // undici and petstore's transport over it, as CommonJS required on the first request: `pets list`
   // then never starts the ESM loader either.
   cjsLeaves: ["src/cli/internal/undici-transport.ts"],
-  root: fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, ""),
+  root,
   options: {
     platform: "node",
     target: "node20.19",
     sourcemap: "linked",
     logLevel: "warning",
     plugins: [startupTrim],
+    // The version and licence only, as literals: importing package.json bundled all of it.
+    define: packageDefines(root),
     // Server-only packages stay in node_modules: only `serve` imports them, lazily. jq-wasm too: a
     // 1.3 MB Emscripten module that only `--jq` imports, lazily; bundling it would gain nothing.
     external: ["h3", "h3/*", "srvx", "srvx/*", "listhen", "lowdb", "lowdb/*", "pino", "prom-client", "jq-wasm"],

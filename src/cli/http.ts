@@ -1,7 +1,7 @@
 // The client side of HTTP: retries with backoff and Retry-After, and every failure turned into
 // ApiError or NetworkError. The wire itself (undici, or a test's in-memory API) is a Transport,
 // and everything a person sees about it (verbose lines, retries) goes out through hooks.
-import pkg from "../../package.json" with { type: "json" };
+import { VERSION } from "../support/package-info.js";
 import type { ErrorBody } from "../contract/values.js";
 import { ApiError, type NetworkError } from "./errors.js";
 import { isWrongBaseUrl, missingVersionHint, wrongBaseUrl } from "./internal/base-url-check.js";
@@ -184,7 +184,7 @@ export function resolveTarget(baseUrl: string, target: string, query: RequestOpt
 }
 
 function requestHeaders(hasBody: boolean): Record<string, string> {
-  const headers: Record<string, string> = { accept: "application/json", "user-agent": `petstore-cli/${pkg.version}` };
+  const headers: Record<string, string> = { accept: "application/json", "user-agent": `petstore-cli/${VERSION}` };
   if (hasBody) headers["content-type"] = "application/json";
   return headers;
 }

@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from "commander";
-import pkg from "../../package.json" with { type: "json" };
+import { VERSION } from "../support/package-info.js";
 import type { CliContext } from "./context.js";
 import { exitCodeFor, ExitCode } from "./errors.js";
 import { reportError } from "./report-error.js";
@@ -46,7 +46,7 @@ export async function main(argv: readonly string[], ctx: CliContext): Promise<nu
 function buildProgram(ctx: CliContext, setExitCode: (code: number) => void, argv: readonly string[]): Command {
   const program = new Command("petstore")
     .description("The animal-store API: run the server, or manage pets and keys against any base URL.")
-    .version(pkg.version, "-V, --version")
+    .version(VERSION, "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
     .configureHelp({ showGlobalOptions: true })

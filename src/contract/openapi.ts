@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document of the API, generated from the contract (the zod schemas, the
 // error codes, the constants): served at GET /v1/openapi.json and printed by `petstore openapi`.
-import pkg from "../../package.json" with { type: "json" };
+import { LICENSE } from "../support/package-info.js";
 import { API_PREFIX, HEALTH_PATH, LOCAL_BASE_URL } from "./constants.js";
 import { DEFAULT_DEADLINES, kibibytes, MAX_HEADER_BYTES, seconds } from "./limits.js";
 import { ADMIN_BEARER, BEARER, paths } from "./openapi-operations.js";
@@ -42,7 +42,7 @@ export function buildOpenApiDocument(routes: readonly RouteEntry[] = ROUTES): Re
       // The interface version (the spec's), not the package's: it changes only with the contract.
       version: "1.0.0",
       description: DESCRIPTION,
-      license: { name: pkg.license, identifier: pkg.license },
+      license: { name: LICENSE, identifier: LICENSE },
       contact: { name: "Animal store API team", email: "api@petstore.example" },
     },
     servers: [

@@ -7,7 +7,7 @@ import { NewKeySchema } from "../../contract/schemas.js";
 import { describeIssue } from "../../contract/validation.js";
 import { API_PREFIX } from "../../contract/constants.js";
 import type { CreatedKey, KeyLimits, KeyView } from "../../contract/schemas.js";
-import pkg from "../../../package.json" with { type: "json" };
+import { VERSION } from "../../support/package-info.js";
 import type { RateLimiter, WindowState } from "../../limits/rate-limiter.js";
 import type { KeyRecord, KeyStore } from "../../store/key-store.js";
 import { MAX_KEYS } from "../../contract/limits.js";
@@ -127,7 +127,7 @@ async function getCurrentKey(event: H3Event, deps: KeyRoutesDeps & { limiter: Ra
   return {
     key: toKeyView(key, limits),
     usage: { minute, day, bannedUntil: usage.bannedUntil === null ? null : new Date(usage.bannedUntil).toISOString() },
-    server: { version: pkg.version },
+    server: { version: VERSION },
   };
 }
 

@@ -1,6 +1,6 @@
 // The binary itself: help, version, completion scripts, usage errors, a closed pipe.
 import { execFileSync, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -19,6 +19,17 @@ describe("petstore --help", () => {
 
   it("prints the version", async () => {
     expect(await runCli(["--version"])).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
+  });
+
+  it("bundles the version of package.json, not the file: no scripts, no devDependencies", () => {
+    const dist = fileURLToPath(new URL("../../../dist/", import.meta.url));
+    const bundled = readdirSync(dist).filter((name) => /\.c?js$/.test(name));
+    expect(bundled).toContain("cli.cjs");
+    for (const name of bundled) {
+      const text = readFileSync(join(dist, name), "utf8");
+      expect(text, name).not.toContain("devDependencies");
+      expect(text, name).not.toContain(pkg.description);
+    }
   });
 
   it("prints its help on stdout and exits 0 without a command, as gh does", async () => {
