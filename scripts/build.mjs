@@ -48,9 +48,9 @@ await buildTwoParts(esbuild, {
     plugins: [startupTrim],
     // The version and licence only, as literals: importing package.json bundled all of it.
     define: packageDefines(root),
-    // Server-only packages stay in node_modules: only `serve` imports them, lazily. jq-wasm too: a
-    // 1.3 MB Emscripten module that only `--jq` imports, lazily; bundling it would gain nothing.
-    external: ["h3", "h3/*", "srvx", "srvx/*", "listhen", "lowdb", "lowdb/*", "pino", "prom-client", "jq-wasm"],
+    // Server-only packages stay in node_modules: only `serve` imports them, lazily. jq-web too: an
+    // Emscripten module with a 2.7 MB jq.wasm beside it that only `--jq` imports, lazily.
+    external: ["h3", "h3/*", "srvx", "srvx/*", "listhen", "lowdb", "lowdb/*", "pino", "prom-client", "jq-web"],
     // commander is CommonJS and requires node built-ins; ESM output needs a real require.
     banner: {
       js: "import { createRequire as __petstoreCreateRequire } from 'node:module'; const require = __petstoreCreateRequire(import.meta.url);",

@@ -8,6 +8,7 @@ import { freePort, memoryOf, startProcess } from "./lib/processes.mjs";
 import { row } from "./lib/report.mjs";
 import { bestRun, median, medianRun, summary, takeTurns } from "./lib/rounds.mjs";
 import { clientRssRows, clientStreamRss } from "./client-stream-rss.mjs";
+import { clientJq, clientJqRows } from "./client-jq.mjs";
 import { SECRETS, UNLIMITED, writeJsonServerDb, writePetstoreDb } from "./lib/seed.mjs";
 import { wallTimes } from "./lib/wall-time.mjs";
 import { limiterPause, limiterControlRows } from "./limiter-saves.mjs";
@@ -52,6 +53,9 @@ export async function runScenarios({ root, work, plan, log }) {
   const clientRss = await clientStreamRss();
   log(`client peak RSS over 100k pets: streamed ${clientRss.streamed.peakMb} MB, held ${clientRss.held.peakMb} MB`);
   ctx.runs.clientStreamRss = clientRss;
+  const jq = await clientJq({ runs: plan.jqRuns });
+  log(`--jq over 10k pets: pets list ${jq.list.ms.toFixed(0)} ms, api --paginate ${jq.api.ms.toFixed(0)} ms`);
+  ctx.runs.clientJq = jq;
   // One scenario that cannot run must not cost the table of all the others.
   const events = await eventsRows(ctx, plan.events).catch((error) => {
     log(`events scenario failed: ${error.stack ?? error}`);
@@ -63,7 +67,7 @@ export async function runScenarios({ root, work, plan, log }) {
     log(`1M pets scenario failed: ${error.stack ?? error}`);
     return [row({ id: "3", scenario: "1M pets", figure: NaN, unit: "", problem: `failed: ${error.message}` })];
   });
-  return { rows: [...rowsOf({ get, jsonServerPost, post10k, big, limiter }), ...million, metricsRow, ...store, ...clientRssRows(clientRss), ...events], runs: ctx.runs };
+  return { rows: [...rowsOf({ get, jsonServerPost, post10k, big, limiter }), ...million, metricsRow, ...store, ...clientRssRows(clientRss), ...clientJqRows(jq), ...events], runs: ctx.runs };
 }
 
 /**

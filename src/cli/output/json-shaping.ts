@@ -82,7 +82,7 @@ export async function prepareShaping(command: Command, path: string): Promise<Sh
   if (opts.jsonFields === undefined && opts.jq === undefined) return undefined;
   if (RECORD_FIELDS[path] === undefined) throw new UsageError(`\`${path}\` does not print records: --json takes no fields there`);
   const fields = opts.jsonFields === undefined ? undefined : parseFields(opts.jsonFields, path);
-  if (opts.jq !== undefined) await checkJq(opts.jq);
+  if (opts.jq !== undefined) await (await import("../internal/jq.js")).checkJq(opts.jq);
   command.setOptionValue("json", true);
   return { fields, jq: opts.jq };
 }
@@ -99,17 +99,6 @@ function parseFields(value: string, path: string): string[] {
   return fields;
 }
 
-async function checkJq(expression: string): Promise<void> {
-  const jq = await import("jq-wasm");
-  try {
-    await jq.raw("null", expression, ["-r"]);
-  } catch (error) {
-    // Only a compile error is the expression's fault; `.a | keys` fails on null but not on data.
-    const message = error instanceof Error ? error.message : String(error);
-    if (/compile error/.test(message)) throw new UsageError(`--jq: ${message.split("\n")[0]}`);
-  }
-}
-
 /** A stdout that holds what is printed, to shape it once the command is done. */
 export function bufferedSink(): TextSink & { text(): string } {
   const chunks: string[] = [];
@@ -119,15 +108,14 @@ export function bufferedSink(): TextSink & { text(): string } {
 /** The printed JSON, shaped: fields picked from each record, then the jq filter. */
 export async function applyShaping(text: string, shaping: Shaping): Promise<string> {
   if (text.trim() === "") return text;
-  let value = JSON.parse(text) as unknown;
-  if (shaping.fields !== undefined) value = pickFields(value, shaping.fields);
-  if (shaping.jq === undefined) return renderJson(value);
-  const jq = await import("jq-wasm");
+  // Without fields the printed text goes to jq as it is: parsing and printing it again would only cost.
+  const value = shaping.fields === undefined ? undefined : pickFields(JSON.parse(text) as unknown, shaping.fields);
+  if (shaping.jq === undefined) return value === undefined ? text : renderJson(value);
+  const { runJq } = await import("../internal/jq.js");
   try {
-    const out = await jq.raw(JSON.stringify(value), shaping.jq, ["-r"]);
-    return out === "" || out.endsWith("\n") ? out : `${out}\n`;
+    return await runJq(value === undefined ? text : JSON.stringify(value), shaping.jq);
   } catch (error) {
-    throw new Error(`--jq: ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}`);
+    throw new Error(`--jq: ${(error as Error).message}`);
   }
 }
 
