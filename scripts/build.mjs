@@ -24,6 +24,9 @@ const startupTrim = {
     build.onResolve({ filter: /client-h2\.js$/ }, (args) =>
       args.importer.includes("/node_modules/undici/") ? { path: stub("undici-without-http2.cjs") } : undefined,
     );
+    // undici's index is the public fallback of src/cli/internal/undici-parts.ts: loaded from
+    // node_modules if ever used, never bundled (the private parts are what keeps it out).
+    build.onResolve({ filter: /^undici$/ }, (args) => (args.kind === "dynamic-import" ? { path: "undici", external: true } : undefined));
     build.onResolve({ filter: /^#supports-color$/ }, (args) =>
       args.importer.includes("/node_modules/chalk/") ? { path: stub("chalk-without-detection.cjs") } : undefined,
     );

@@ -1,31 +1,35 @@
 // The real wire: one keep-alive undici Agent per command (so `--all` reuses its connection),
-// a time limit per attempt, and failures without an answer turned into NetworkError.
-// undici's index loads all of it (fetch, WebSocket, caches, mocks: a large bundle, most of
-// `pets list`'s start-up); these two modules are the Agent and its request().
-import type { Agent as AgentType } from "undici";
+// a time limit per attempt, and failures without an answer turned into NetworkError. Which parts
+// of undici it runs on (its private modules, or its index) is undici-parts.ts's business.
+import type { Dispatcher } from "undici";
 import { readFile } from "node:fs/promises";
 import { setFlagsFromString } from "node:v8";
 import { messageOf } from "../../support/error-text.js";
-import Agent from "undici/lib/dispatcher/agent.js";
-import dispatcherRequest from "undici/lib/api/api-request.js";
 import { MAX_ANSWER_BYTES, type Attempt, type HttpSettings, type ResponseHeaders, type StreamAttempt, type Transport, type WireRequest } from "../http.js";
 import { ApiError, UsageError } from "../errors.js";
 import { networkFailure } from "./hints.js";
+import { undiciParts, type UndiciParts } from "./undici-parts.js";
 
 type TransportSettings = Pick<HttpSettings, "baseUrl" | "timeoutMs" | "caCert">;
 
-/** `ca`: the certificates to trust, when not only Node's own (see trustedCertificates). */
-export function undiciTransport(settings: TransportSettings, ca?: string[]): Transport {
+/**
+ * The transport over undici. `ca`: the certificates to trust, when not only Node's own (see
+ * trustedCertificates); `parts`: undici-parts.ts's choice unless a test names them.
+ */
+export function undiciTransport(settings: TransportSettings, ca?: string[], parts?: UndiciParts): Transport {
   // undici parses HTTP with llhttp in WebAssembly, compiled at the first connection. V8 then
   // recompiles it with TurboFan on background threads, and Node waits for those before exiting:
   // 200-400 ms of idle after the answer was printed (seen in --cpu-prof). A command parses a few
   // answers; the baseline compiler alone does that at no visible cost.
   setFlagsFromString("--liftoff-only");
-  const agent = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: settings.timeoutMs, ...(ca ? { ca } : {}) } });
+  const connection = Promise.resolve(parts ?? undiciParts()).then((undici) => {
+    const agent = undici.createAgent({ keepAliveTimeout: 10_000, connect: { timeout: settings.timeoutMs, ...(ca ? { ca } : {}) } });
+    return { agent, request: (options: Dispatcher.RequestOptions) => undici.request(agent, options) };
+  });
   return {
-    send: (wire, signal) => attemptOnce(agent, settings, wire, signal),
-    open: (wire, signal) => openStream(agent, settings, wire, signal),
-    close: () => agent.close(),
+    send: async (wire, signal) => attemptOnce((await connection).request, settings, wire, signal),
+    open: async (wire, signal) => openStream((await connection).request, settings, wire, signal),
+    close: async () => (await connection).agent.close(),
   };
 }
 
@@ -51,7 +55,9 @@ export async function trustedCertificates(file: string | undefined): Promise<str
  * headers and then a byte a second is a timeout), and the body stops being read past
  * MAX_ANSWER_BYTES, so a hostile or broken server costs at most that much memory.
  */
-async function attemptOnce(agent: AgentType, settings: TransportSettings, wire: WireRequest, signal?: AbortSignal): Promise<Attempt> {
+type Request = (options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+
+async function attemptOnce(request: Request, settings: TransportSettings, wire: WireRequest, signal?: AbortSignal): Promise<Attempt> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), settings.timeoutMs);
   const giveUp = () => controller.abort();
@@ -59,7 +65,7 @@ async function attemptOnce(agent: AgentType, settings: TransportSettings, wire: 
   if (signal?.aborted) controller.abort();
   try {
     const url = new URL(wire.url);
-    const response = await dispatcherRequest.call(agent, {
+    const response = await request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
       method: wire.method,
@@ -82,10 +88,10 @@ async function attemptOnce(agent: AgentType, settings: TransportSettings, wire: 
 const STREAM_SILENCE_MS = 60_000;
 
 /** A GET whose 2xx body is handed over unread; the time limit covers only the wait for the headers. */
-async function openStream(agent: AgentType, settings: TransportSettings, wire: WireRequest, signal: AbortSignal): Promise<StreamAttempt> {
+async function openStream(request: Request, settings: TransportSettings, wire: WireRequest, signal: AbortSignal): Promise<StreamAttempt> {
   const url = new URL(wire.url);
   try {
-    const response = await dispatcherRequest.call(agent, {
+    const response = await request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
       method: wire.method,

@@ -1,4 +1,5 @@
-// Types for the two undici modules the CLI imports directly (undici ships types for its index only).
+// Types for the two private undici modules undici-parts.ts imports (undici ships types for its
+// index only). Only undici-parts.ts may import these paths.
 declare module "undici/lib/dispatcher/agent.js" {
   import type { Agent } from "undici";
   const AgentClass: typeof Agent;
