@@ -1,5 +1,7 @@
 // The formats of `pets export`, each written page by page: NDJSON and CSV read back by
-// `pets import` (CSV quoted as RFC 4180) and a JSON array; none carries ids, so all three import.
+// `pets import` (CSV written by csv-stringify, RFC 4180) and a JSON array; none carries ids, so
+// all three import.
+import { stringify } from "csv-stringify/sync";
 import type { Pet } from "../../contract/values.js";
 import type { TextSink } from "../context.js";
 import { jsonArrayWriter } from "./json-stream.js";
@@ -20,9 +22,9 @@ export function petWriter(format: ExportFormat, sink: TextSink): PetWriter {
   if (format === "ndjson") {
     return { write: (pets) => sink.write(pets.map((pet) => `${JSON.stringify(importable(pet))}\n`).join("")), end: () => {} };
   }
-  sink.write("name,categoryId,status\n");
+  sink.write(csv([["name", "categoryId", "status"]]));
   return {
-    write: (pets) => sink.write(pets.map((pet) => `${csvField(pet.name)},${pet.categoryId},${pet.status}\n`).join("")),
+    write: (pets) => sink.write(csv(pets.map((pet) => [pet.name, pet.categoryId, pet.status]))),
     end: () => {},
   };
 }
@@ -32,6 +34,10 @@ function importable(pet: Pet): Omit<Pet, "id"> {
   return { name: pet.name, categoryId: pet.categoryId, status: pet.status };
 }
 
-function csvField(value: string): string {
-  return /[",\r\n]/.test(value) || value !== value.trim() ? `"${value.replace(/"/g, '""')}"` : value;
+/**
+ * Rows of CSV. Beyond what csv-stringify quotes (commas, quotes, line feeds), a lone CR and a
+ * value that starts or ends with a blank are quoted too: spreadsheets end a row at a CR and trim.
+ */
+function csv(rows: (string | number)[][]): string {
+  return stringify(rows, { record_delimiter: "\n", quoted_match: /\r|^\s|\s$/ });
 }

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { formatOfName, readRecords } from "../../../src/cli/internal/import/read-records.js";
 import { validateRecords } from "../../../src/cli/internal/import/validate-records.js";
+import { petWriter } from "../../../src/cli/output/pet-export.js";
 
 describe("readRecords", () => {
   it.each([
@@ -35,6 +36,35 @@ describe("readRecords", () => {
       { line: 3, value: { name: 'Say "hi"', categoryId: 2 } },
       { line: 4, value: { status: "available", name: "Two\nLines", categoryId: 3 } },
     ]);
+  });
+
+  it("reads CSV as spreadsheets write it: a BOM before the header, a lone CR kept as data, quoted CRLF", () => {
+    const text = '\uFEFFname,categoryId\r\nLone\rCR,1\r\n"Two\r\nLines",2\r\n\r\nLast,3';
+    expect(readRecords(text, "csv")).toEqual([
+      { line: 2, value: { name: "Lone\rCR", categoryId: 1 } },
+      { line: 3, value: { name: "Two\r\nLines", categoryId: 2 } },
+      { line: 6, value: { name: "Last", categoryId: 3 } },
+    ]);
+  });
+
+  it("refuses a CSV file whose quote never closes, naming the line", () => {
+    expect(() => readRecords('name,categoryId\nA,1\n"B,2\n', "csv")).toThrow(/^the file is not valid CSV: .*line 3/);
+  });
+
+  it("reads back exactly what `pets export --format csv` wrote: lone CRs, CRLFs, quotes, commas, BOMs, blanks", () => {
+    const names = ["lone\rCR", "crlf\r\ninside", "lf\ninside", 'say "hi"', "a, b", "\uFEFFbom first", "bom\uFEFFinside", " padded ", "🐕‍🦺 服务犬", "plain"];
+    const pets = names.map((name, index) => ({ id: index + 1, name, categoryId: index + 1, status: "sold" as const }));
+    let text = "";
+    const writer = petWriter("csv", { write: (chunk: string) => (text += chunk) });
+    writer.write(pets.slice(0, 4));
+    writer.write(pets.slice(4));
+    writer.end();
+    // A spreadsheet ends a row at a lone CR and trims blanks: those fields are quoted.
+    expect(text).toContain('"lone\rCR",1,sold\n');
+    expect(text).toContain('" padded ",8,sold\n');
+    const { valid, invalid } = validateRecords(readRecords(text, "csv"));
+    expect(invalid).toEqual([]);
+    expect(valid.map((record) => record.pet)).toEqual(pets.map(({ id: _id, ...pet }) => pet));
   });
 
   it("refuses a CSV header without name and categoryId, or with other columns", () => {

@@ -3,7 +3,7 @@ import { withClient, type CliContext } from "../../context.js";
 import { SilentError } from "../../errors.js";
 import { integerFlag } from "../../internal/flags.js";
 import { withExamples } from "../../internal/help.js";
-import { IMPORT_FORMATS, type ImportFormat } from "../../internal/import/read-records.js";
+import { IMPORT_FORMATS, type ImportFormat } from "../../internal/import/formats.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
 
 interface ImportFlags {

@@ -1,23 +1,16 @@
 // The records of an import file, each with the line it starts on, so every error can point at it.
 // Three formats: NDJSON (one object a line), a JSON array, and CSV with a `name,categoryId,status`
-// header (RFC 4180 quoting: commas, quotes and newlines inside quoted fields).
+// header (read-csv.ts).
 import { UsageError } from "../../errors.js";
+import type { ImportFormat } from "./formats.js";
+import { readCsvRows } from "./read-csv.js";
 
-export const IMPORT_FORMATS = ["ndjson", "json", "csv"] as const;
-export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+export { formatOfName, IMPORT_FORMATS, type ImportFormat } from "./formats.js";
 
 /** A record as read, before validation: `value` is whatever the file held at that position. */
 export interface RawRecord {
   line: number;
   value: unknown;
-}
-
-/** The format a file name says (.ndjson/.jsonl, .json, .csv); undefined when it says none. */
-export function formatOfName(name: string): ImportFormat | undefined {
-  if (/\.(ndjson|jsonl)$/i.test(name)) return "ndjson";
-  if (/\.json$/i.test(name)) return "json";
-  if (/\.csv$/i.test(name)) return "csv";
-  return undefined;
 }
 
 export function readRecords(text: string, format: ImportFormat): RawRecord[] {
@@ -86,7 +79,7 @@ function elementStartLines(text: string): number[] {
 const CSV_HEADER = ["name", "categoryId", "status"];
 
 function readCsv(text: string): RawRecord[] {
-  const rows = csvRows(text);
+  const rows = readCsvRows(text);
   const header = rows.shift();
   if (header === undefined) return [];
   const names = header.fields.map((field) => field.trim());
@@ -107,56 +100,4 @@ function csvRecord(names: string[], fields: string[]): unknown {
     else if (!(name === "status" && field === "")) record[name] = field;
   });
   return record;
-}
-
-interface CsvRow {
-  line: number;
-  fields: string[];
-}
-
-/** RFC 4180 rows; blank lines are skipped, CRLF or LF. */
-function csvRows(text: string): CsvRow[] {
-  const rows: CsvRow[] = [];
-  let fields: string[] = [];
-  let field = "";
-  let quoted = false;
-  let line = 1;
-  let rowLine = 1;
-  let rowHasContent = false;
-  const endRow = () => {
-    fields.push(field);
-    if (rowHasContent) rows.push({ line: rowLine, fields });
-    fields = [];
-    field = "";
-    rowHasContent = false;
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else {
-        if (c === "\n") line++;
-        field += c;
-      }
-      continue;
-    }
-    if (c === "\n") {
-      endRow();
-      line++;
-      rowLine = line;
-      continue;
-    }
-    if (c === "\r") continue;
-    rowHasContent = true;
-    if (c === ",") {
-      fields.push(field);
-      field = "";
-    } else if (c === '"' && field === "") quoted = true;
-    else field += c;
-  }
-  endRow();
-  return rows;
 }
