@@ -1,12 +1,13 @@
-import { Command, CommanderError, Option } from "commander";
+import { Command, CommanderError, Help } from "commander";
 import { VERSION } from "../support/package-info.js";
 import type { CliContext } from "./context.js";
 import { exitCodeFor, ExitCode } from "./errors.js";
 import { reportError } from "./report-error.js";
 import { PROGRAM_HELP } from "./help-text.js";
-import { COLOR_MODES, DEFAULT_BASE_URL, DEFAULT_MAX_WAIT_S, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, resolveColorMode, type GlobalFlags } from "./settings.js";
+import { resolveColorMode, type GlobalFlags } from "./settings.js";
 import { addTopCommands } from "./commands/top-level.js";
-import { addShapingOptions, applyShaping, bufferedSink, prepareShaping, splitJsonFields, commandPath, type Shaping } from "./output/json-shaping.js";
+import { addGlobalOptions, globalOptionsLine, refuseUnusedGlobalOptions } from "./internal/global-options.js";
+import { applyShaping, bufferedSink, prepareShaping, splitJsonFields, commandPath, type Shaping } from "./output/json-shaping.js";
 
 export { createProcessContext } from "./process-context.js";
 
@@ -20,8 +21,9 @@ export async function main(argv: readonly string[], ctx: CliContext): Promise<nu
   const held = bufferedSink();
   let shaping: Shaping | undefined;
   const stdout = { write: (chunk: string) => (shaping === undefined ? ctx.io.stdout.write(chunk) : held.write(chunk)) };
-  const program = buildProgram({ ...ctx, io: { ...ctx.io, stdout } }, setExitCode, argv);
+  const program = createProgram({ ...ctx, io: { ...ctx.io, stdout } }, setExitCode, argv);
   program.hook("preAction", async (_root, action) => {
+    refuseUnusedGlobalOptions(program, action, argv);
     shaping = await prepareShaping(action, commandPath(action));
     // The pager would receive the JSON before it is shaped; shaped output is short anyway.
     if (shaping !== undefined) program.setOptionValue("pager", false);
@@ -43,13 +45,17 @@ export async function main(argv: readonly string[], ctx: CliContext): Promise<nu
   }
 }
 
-function buildProgram(ctx: CliContext, setExitCode: (code: number) => void, argv: readonly string[]): Command {
+/**
+ * The program for this argv: every top-level command named in it built, the others listed (and
+ * all of them built for `completion`, or for a test that walks the tree: argv ["completion"]).
+ */
+export function createProgram(ctx: CliContext, setExitCode: (code: number) => void, argv: readonly string[]): Command {
   const program = new Command("petstore")
     .description("The animal-store API: run the server, or manage pets and keys against any base URL.")
     .version(VERSION, "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
-    .configureHelp({ showGlobalOptions: true })
+    .configureHelp({ formatHelp: withGlobalOptionsLine })
     .configureOutput({
       writeOut: (text) => ctx.io.stdout.write(text),
       writeErr: (text) => ctx.io.stderr.write(text),
@@ -66,7 +72,6 @@ function buildProgram(ctx: CliContext, setExitCode: (code: number) => void, argv
   program.addHelpText("after", PROGRAM_HELP);
   // Only the command argv names is built; the others are listed from a table (commands/top-level.ts).
   addTopCommands(program, ctx, setExitCode, argv);
-  addShapingOptions(program);
   inheritSettings(program);
   return program;
 }
@@ -77,21 +82,11 @@ function colorModeOf(flags: GlobalFlags, argv: readonly string[], ctx: CliContex
   return resolveColorMode({ color: typed }, ctx.env);
 }
 
-function addGlobalOptions(program: Command): void {
-  program
-    .option("--base-url <url>", `API base URL (default ${DEFAULT_BASE_URL})`)
-    .option("--env <name>", "a profile of the config file: production, staging, ...")
-    .option("--api-key <key>", "API key (better: `config set api-key -`)")
-    .option("--json", "JSON on stdout; errors as JSON on stderr; `--json id,name`: only those fields of each record")
-    .addOption(new Option("--json-fields <fields>", "the fields of `--json id,name`").hideHelp())
-    .option("--timeout <ms>", `time limit per request (default ${DEFAULT_TIMEOUT_MS})`)
-    .option("--retries <n>", `retries on 429, and (requests safe to repeat) on lost connections, timeouts and 502/503/504 (default ${DEFAULT_RETRIES})`)
-    .option("--max-wait <seconds>", `most time to wait in all for Retry-After and backoff (default ${DEFAULT_MAX_WAIT_S})`)
-    .option("--ca-cert <file>", "also trust the certificates in this PEM file, e.g. the one `serve --https` prints (env PETSTORE_CA_CERT)")
-    .option("--verbose", "log requests, answers and remaining quota to stderr")
-    .addOption(new Option("--color <when>", "colour: auto (on a terminal, unless NO_COLOR or TERM=dumb), always, never").choices(COLOR_MODES))
-    .option("--no-color", "the same as --color never")
-    .option("--no-pager", "no pager for long output on a terminal ($PETSTORE_PAGER, else $PAGER, else less -FRX)");
+/** The built-in help, and below a command's own options the one line that points at the global ones. */
+function withGlobalOptionsLine(this: Help, command: Command, helper: Help): string {
+  const text = Help.prototype.formatHelp.call(this, command, helper);
+  if (command.parent === null || command.commands.length > 0) return text;
+  return `${text}\n${globalOptionsLine(command)}\n`;
 }
 
 /** Commands built with `new Command` do not inherit the root's output and exit handling: copy it down. */

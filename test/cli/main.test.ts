@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import pkg from "../../package.json" with { type: "json" };
-import { main } from "../../src/cli/main.js";
+import type { Command } from "commander";
+import { createProgram, main } from "../../src/cli/main.js";
 import { inMemoryApi } from "./helpers/in-memory-api.js";
 import { createTestContext } from "./helpers/test-context.js";
 
@@ -11,6 +12,14 @@ async function run(argv: string[], env: Record<string, string> = {}) {
   const test = createTestContext({ api, env: { PETSTORE_BASE_URL: "http://127.0.0.1:3999/v1", PETSTORE_CONFIG: "/nonexistent/petstore.json", ...env } });
   const code = await main(argv, test.ctx);
   return { code, stdout: test.stdout(), stderr: test.stderr() };
+}
+
+/** Every command a person runs (no group, not the hidden completion helper), read from the tree. */
+function leafCommands(): string[] {
+  const program = createProgram(createTestContext().ctx, () => {}, ["completion"]);
+  const walk = (command: Command, path: string[]): string[] =>
+    command.commands.length === 0 ? [path.join(" ")] : command.commands.filter((sub) => !sub.name().startsWith("__")).flatMap((sub) => walk(sub, [...path, sub.name()]));
+  return walk(program, []);
 }
 
 describe("petstore --help", () => {
@@ -36,10 +45,7 @@ describe("petstore --help", () => {
     }
   });
 
-  it.each([
-    "pets list", "pets add", "pets get", "keys create", "keys list", "keys revoke", "keys rotate",
-    "config set", "config get", "config unset", "config list", "config path", "completion", "serve", "openapi",
-  ])("%s --help shows an example", async (command) => {
+  it.each(leafCommands())("%s --help shows an example", async (command) => {
     const { code, stdout } = await run([...command.split(" "), "--help"]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/\nExamples:\n {2}\$ .*petstore /);
@@ -47,6 +53,57 @@ describe("petstore --help", () => {
 
   it("prints the version", async () => {
     expect(await run(["--version"])).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
+  });
+});
+
+describe("global options", () => {
+  it("are listed once, in petstore --help, in two groups", async () => {
+    const { stdout } = await run(["--help"]);
+    expect(stdout).toMatch(/^Connection options \(the commands that call the API\):\n {2}--base-url <url> /m);
+    expect(stdout).toMatch(/^Output options:\n {2}--json /m);
+    expect(stdout).not.toContain("Global Options:");
+  });
+
+  it.each(leafCommands())("%s --help has one line pointing there instead of the block", async (command) => {
+    const { code, stdout } = await run([...command.split(" "), "--help"]);
+    expect(code).toBe(0);
+    expect(stdout).not.toContain("--base-url <url>");
+    expect(stdout).not.toContain("Global Options:");
+    expect(stdout.match(/^Global options \(petstore --help\): .*--color$/gm)).toHaveLength(1);
+  });
+
+  it("pets add --help is short, and serve --help lists none of the client's flags", async () => {
+    expect((await run(["pets", "add", "--help"])).stdout.split("\n").length).toBeLessThanOrEqual(22);
+    const serve = (await run(["serve", "--help"])).stdout;
+    for (const flag of ["--api-key", "--json", "--retries", "--base-url", "--no-pager"]) expect(serve).not.toContain(flag);
+    expect(serve).toMatch(/^Global options \(petstore --help\): --color$/m);
+  });
+
+  it.each([
+    [["serve", "--api-key", "ps_x"], "`petstore serve` does not take --api-key: it is for the commands that call the API"],
+    [["serve", "--json"], "`petstore serve` does not take --json"],
+    [["serve", "--retries", "3"], "`petstore serve` does not take --retries"],
+    [["--json", "serve"], "`petstore serve` does not take --json"],
+    [["openapi", "--base-url", "http://x/v1"], "`petstore openapi` does not take --base-url"],
+    [["completion", "bash", "--verbose"], "`petstore completion` does not take --verbose"],
+    [["pets", "add", "--name", "Rex", "--category", "1", "--no-pager"], "`petstore pets add` does not take --no-pager: it is for the commands that print lists"],
+    [["config", "path", "--env", "staging"], "`petstore config path` does not take --env"],
+    [["config", "set", "base-url", "http://x/v1", "--api-key", "ps_x"], "`petstore config set` does not take --api-key"],
+    [["db", "export", "--db", "x.json", "--timeout", "5"], "`petstore db export` does not take --timeout"],
+  ])("%j is refused with exit 2 before anything runs", async (argv, message) => {
+    const before = api.requests.length;
+    const { code, stdout, stderr } = await run(argv);
+    expect({ code, stdout }).toEqual({ code: 2, stdout: "" });
+    expect(stderr).toMatch(/^Error: /);
+    expect(stderr).toContain(message);
+    expect(stderr).toContain("(run with --help for usage)");
+    expect(api.requests.length).toBe(before);
+  });
+
+  it("are taken where they are used, before or after the command", async () => {
+    expect((await run(["--no-pager", "--json", "pets", "list"])).code).toBe(0);
+    expect((await run(["pets", "list", "--no-pager", "--color", "never", "--retries", "0"])).code).toBe(0);
+    expect((await run(["config", "path", "--no-color"])).code).toBe(0);
   });
 });
 

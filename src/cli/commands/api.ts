@@ -9,6 +9,8 @@ import { withExamples } from "../internal/help.js";
 import { parseInput, planApiRequest, type ApiFlags, type ApiRequestPlan } from "../internal/api-request.js";
 import { linkWithRel } from "../internal/link-header.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../settings.js";
+import { API_GLOBALS, takesGlobalOptions } from "../internal/global-options.js";
+import { addJsonFields } from "../output/json-shaping.js";
 
 interface CommandFlags extends ApiFlags {
   include?: boolean;
@@ -38,6 +40,8 @@ export function apiCommand(ctx: CliContext): Command {
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
       await runApi({ settings, plan, include: flags.include === true, paginate: flags.paginate === true }, ctx);
     });
+  takesGlobalOptions(command, API_GLOBALS);
+  addJsonFields(command, "any");
   return withExamples(
     command,
     "petstore api /pets -f status=available",

@@ -7,6 +7,7 @@ import type { FollowHooks } from "../internal/follow-events.js";
 import type { EventConsumer, ForwardFlags } from "../internal/forward-events.js";
 import { withExamples } from "../internal/help.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../settings.js";
+import { API_GLOBALS, takesGlobalOptions } from "../internal/global-options.js";
 
 export interface EventsOptions {
   settings: Settings;
@@ -30,6 +31,7 @@ export function eventsCommand(ctx: CliContext): Command {
       const forward = flags.forwardTo === undefined ? undefined : { url: flags.forwardTo, secret: flags.secret };
       await runEvents({ settings, types: parseTypes(flags.types), since, forward }, ctx);
     });
+  takesGlobalOptions(command, API_GLOBALS);
   return withExamples(
     command,
     "petstore events",

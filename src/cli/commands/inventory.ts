@@ -3,6 +3,7 @@ import type { Inventory } from "../../contract/values.js";
 import { withClient, type CliContext } from "../context.js";
 import { withExamples } from "../internal/help.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../settings.js";
+import { API_GLOBALS, takesGlobalOptions } from "../internal/global-options.js";
 
 export function inventoryCommand(ctx: CliContext): Command {
   const command = new Command("inventory")
@@ -11,6 +12,7 @@ export function inventoryCommand(ctx: CliContext): Command {
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
       await runInventory({ settings }, ctx);
     });
+  takesGlobalOptions(command, API_GLOBALS);
   return withExamples(command, "petstore inventory", "petstore inventory --json | jq .available");
 }
 

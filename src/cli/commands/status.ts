@@ -7,6 +7,7 @@ import { ApiError } from "../errors.js";
 import type { ResponseHeaders } from "../http.js";
 import { statusFromRefusal, type KeySeen, type Refusal, type Usage, type UsageWindow } from "../internal/status-from-refusal.js";
 import { resetPhrase } from "../output/reset-time.js";
+import { API_GLOBALS, takesGlobalOptions } from "../internal/global-options.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../settings.js";
 
 /** The body of GET /v1/keys/current. */
@@ -28,8 +29,7 @@ export interface Status {
 }
 
 export function registerStatus(program: Command, ctx: CliContext): void {
-  program
-    .command("status")
+  takesGlobalOptions(program.command("status"), API_GLOBALS)
     .description("Show the base URL and profile in use, the server's version, and the key's plan, limits and what is left")
     .addHelpText("after", "\nExamples:\n  $ petstore status\n  $ petstore --env staging status --json\n")
     .action(async (_flags: unknown, self: Command) => {

@@ -1,4 +1,5 @@
 import { Help, type Command } from "commander";
+import { globalFlagsTakenBy } from "../internal/global-options.js";
 
 /** Values a shell finds at the moment of completion: file names, or the config file's profiles. */
 export type DynamicValues = "files" | "profiles";
@@ -27,10 +28,12 @@ export interface CommandSpec {
   subcommands: CommandSpec[];
   /** Values the first argument may take (`completion bash|zsh|fish`, `config set <key>`). */
   argChoices: string[];
+  /** The root's options this command takes (`serve` takes no --api-key); all of them at the root. */
+  globals: string[];
 }
 
 /** What the shells need to know about a commander program, read from the program itself. */
-export function describeCommand(command: Command, parentPath: string[] = []): CommandSpec {
+export function describeCommand(command: Command, parentPath: string[] = [], root: Command = command): CommandSpec {
   const path = [...parentPath, command.name()];
   const options: OptionSpec[] = command.options
     .filter((option) => !option.hidden)
@@ -46,8 +49,9 @@ export function describeCommand(command: Command, parentPath: string[] = []): Co
     path,
     description: command.description(),
     options,
-    subcommands: visibleSubcommands(command).map((sub) => describeCommand(sub, path)),
+    subcommands: visibleSubcommands(command).map((sub) => describeCommand(sub, path, root)),
     argChoices: command.registeredArguments[0]?.argChoices ?? [],
+    globals: command === root ? options.flatMap((option) => option.flags) : globalFlagsTakenBy(command, root),
   };
 }
 
@@ -56,11 +60,12 @@ export function allCommands(spec: CommandSpec): CommandSpec[] {
   return [spec, ...spec.subcommands.flatMap(allCommands)];
 }
 
-/** The options valid at `spec`: its own and the root's (global options work anywhere). */
+/** The options valid at `spec`: its own and the root's that it takes (global options are accepted anywhere, used by some). */
 export function optionsAt(spec: CommandSpec, root: CommandSpec): OptionSpec[] {
   if (spec === root) return spec.options;
   const own = new Set(spec.options.flatMap((option) => option.flags));
-  return [...spec.options, ...root.options.filter((option) => !option.flags.some((flag) => own.has(flag)))];
+  const taken = (option: OptionSpec) => option.flags.some((flag) => spec.globals.includes(flag)) && !option.flags.some((flag) => own.has(flag));
+  return [...spec.options, ...root.options.filter(taken)];
 }
 
 /** The options of the tree that take a value, and so hide the word after them from the command path. */

@@ -1,32 +1,12 @@
-// `--json id,name` and `--jq <expr>` for every command that prints records, in one place rather
-// than in each printer: the command prints its JSON as it always does, into a buffer, and the
-// buffer is shaped when the command ends. Plain `--json` is left alone (and `pets list --all
-// --json` keeps streaming); `--jq` needs the whole document, as jq itself does.
+// `--json id,name` and `--jq <expression>`: each command that prints records declares its fields
+// with addJsonFields (as gh's commands call AddJSONFlags); the shaping itself is done here, once:
+// the command prints its JSON as it always does, into a buffer, and the buffer is shaped when the
+// command ends. Plain `--json` is left alone (and `pets list --all --json` keeps streaming);
+// `--jq` needs the whole document, as jq itself does.
 import type { Command } from "commander";
 import type { TextSink } from "../context.js";
 import { UsageError } from "../errors.js";
 import { renderJson } from "./json.js";
-
-const PET_FIELDS = ["id", "name", "categoryId", "status"];
-const ORDER_FIELDS = ["id", "petId", "status", "createdAt", "updatedAt"];
-const KEY_FIELDS = ["id", "prefix", "plan", "name", "admin", "limits", "createdAt", "revokedAt", "lastUsedAt"];
-
-/** The commands that print records, by their path, with the fields a record has. */
-export const RECORD_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  "pets list": PET_FIELDS,
-  "pets get": PET_FIELDS,
-  "pets add": PET_FIELDS,
-  "pets update": PET_FIELDS,
-  "orders list": ORDER_FIELDS,
-  "orders get": ORDER_FIELDS,
-  "orders place": ORDER_FIELDS,
-  "orders approve": ORDER_FIELDS,
-  "orders cancel": ORDER_FIELDS,
-  "orders deliver": ORDER_FIELDS,
-  "keys list": KEY_FIELDS,
-  // `petstore api` prints whatever the API answers: any field, so no list to check against.
-  api: [],
-};
 
 /** What to do with the JSON a command printed. */
 export interface Shaping {
@@ -34,15 +14,19 @@ export interface Shaping {
   jq?: string;
 }
 
-/** Gives the record commands `--jq`, walking the built program (completion and help see it). */
-export function addShapingOptions(program: Command): void {
-  const visit = (command: Command, path: string[]) => {
-    if (RECORD_FIELDS[path.join(" ")] !== undefined) {
-      command.option("--jq <expression>", "filter the JSON through a jq expression (implies --json)");
-    }
-    for (const sub of command.commands) visit(sub, [...path, sub.name()]);
-  };
-  for (const command of program.commands) visit(command, [command.name()]);
+/** `"any"`: the command prints whatever the API answers (`petstore api`), so any field may be named. */
+export type JsonFields = readonly string[] | "any";
+
+const fieldsByCommand = new WeakMap<Command, JsonFields>();
+
+/**
+ * Gives a command that prints records `--jq` and the fields `--json id,name` may pick from them.
+ * @example addJsonFields(new Command("list"), PET_FIELDS)
+ */
+export function addJsonFields<C extends Command>(command: C, fields: JsonFields): C {
+  fieldsByCommand.set(command, fields);
+  command.option("--jq <expression>", "filter the JSON through a jq expression (implies --json)");
+  return command;
 }
 
 const FIELD_LIST = /^[A-Za-z_]\w*(,[A-Za-z_]\w*)*$/;
@@ -80,17 +64,17 @@ function isSubcommand(command: Command | undefined, name: string): boolean {
 export async function prepareShaping(command: Command, path: string): Promise<Shaping | undefined> {
   const opts = command.optsWithGlobals<{ jsonFields?: string; jq?: string }>();
   if (opts.jsonFields === undefined && opts.jq === undefined) return undefined;
-  if (RECORD_FIELDS[path] === undefined) throw new UsageError(`\`${path}\` does not print records: --json takes no fields there`);
-  const fields = opts.jsonFields === undefined ? undefined : parseFields(opts.jsonFields, path);
+  const valid = fieldsByCommand.get(command);
+  if (valid === undefined) throw new UsageError(`\`${path}\` does not print records: --json takes no fields there`);
+  const fields = opts.jsonFields === undefined ? undefined : parseFields(opts.jsonFields, path, valid);
   if (opts.jq !== undefined) await (await import("../internal/jq.js")).checkJq(opts.jq);
   command.setOptionValue("json", true);
   return { fields, jq: opts.jq };
 }
 
-function parseFields(value: string, path: string): string[] {
+function parseFields(value: string, path: string, valid: JsonFields): string[] {
   const fields = value.split(",").map((field) => field.trim()).filter(Boolean);
-  const valid = RECORD_FIELDS[path] ?? [];
-  if (valid.length === 0) return fields;
+  if (valid === "any") return fields;
   const unknown = fields.filter((field) => !valid.includes(field));
   if (fields.length === 0 || unknown.length > 0) {
     const what = unknown.length > 0 ? `unknown field${unknown.length === 1 ? "" : "s"} ${unknown.join(", ")}` : "no fields";

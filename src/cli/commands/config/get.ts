@@ -3,6 +3,7 @@ import { CONFIG_KEYS, type ConfigKey } from "../../config-file.js";
 import type { CliContext } from "../../context.js";
 import { withExamples } from "../../internal/help.js";
 import { globalFlagsOf, readProfile, resolveEnvName } from "../../settings.js";
+import { takesGlobalOptions } from "../../internal/global-options.js";
 
 export interface GetOptions {
   /** The profile to read, or undefined for the top level. */
@@ -17,6 +18,7 @@ export function getCommand(ctx: CliContext): Command {
     .action(async (key: string, _flags: unknown, self: Command) => {
       await runGet({ envName: resolveEnvName(globalFlagsOf(self), ctx), key: key as ConfigKey }, ctx);
     });
+  takesGlobalOptions(command, ["profile", "json"]);
   return withExamples(command, "petstore config get base-url", "petstore config get base-url --env staging");
 }
 

@@ -5,6 +5,7 @@ import { withExamples } from "../../internal/help.js";
 import { renderJson } from "../../output/json.js";
 import { printOutcome, type Outcome } from "../../output/outcome.js";
 import { globalFlagsOf, readProfile, resolveEnvName } from "../../settings.js";
+import { takesGlobalOptions } from "../../internal/global-options.js";
 
 export interface ConfigListOptions {
   /** Only this profile, or the whole file when undefined. */
@@ -21,6 +22,7 @@ export function listCommand(ctx: CliContext): Command {
       const options = { envName: resolveEnvName(flags, ctx), json: flags.json === true };
       printOutcome(await runConfigList(options, ctx), ctx, options);
     });
+  takesGlobalOptions(command, ["profile", "json"]);
   return withExamples(command, "petstore config list", "petstore config list --env production");
 }
 

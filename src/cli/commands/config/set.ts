@@ -8,6 +8,7 @@ import { askForMissing, canAsk, validatorOf } from "../../internal/ask.js";
 import { withExamples } from "../../internal/help.js";
 import { printOutcome, type Outcome } from "../../output/outcome.js";
 import { globalFlagsOf, resolveEnvName } from "../../settings.js";
+import { takesGlobalOptions } from "../../internal/global-options.js";
 
 export interface SetOptions {
   /** The profile to write into, or undefined for the top level. */
@@ -30,6 +31,7 @@ export function setCommand(ctx: CliContext): Command {
       const outcome = await runSet({ envName: resolveEnvName(flags, ctx), key: key as ConfigKey, value, force: own.force === true }, ctx);
       printOutcome(outcome, ctx, { json: flags.json === true });
     });
+  takesGlobalOptions(command, ["profile", "json"]);
   return withExamples(
     command,
     "petstore config set base-url https://staging.example.com/v1 --env staging",

@@ -4,6 +4,7 @@ import type { CliContext } from "../../context.js";
 import { withExamples } from "../../internal/help.js";
 import { printOutcome, type Outcome } from "../../output/outcome.js";
 import { globalFlagsOf, readProfile, resolveEnvName } from "../../settings.js";
+import { takesGlobalOptions } from "../../internal/global-options.js";
 
 export interface UnsetOptions {
   /** The profile to remove the value from, or undefined for the top level. */
@@ -20,6 +21,7 @@ export function unsetCommand(ctx: CliContext): Command {
       const outcome = await runUnset({ envName: resolveEnvName(flags, ctx), key: key as ConfigKey }, ctx);
       printOutcome(outcome, ctx, { json: flags.json === true });
     });
+  takesGlobalOptions(command, ["profile", "json"]);
   return withExamples(command, "petstore config unset api-key", "petstore config unset base-url --env staging");
 }
 

@@ -3,6 +3,7 @@ import { withClient, type CliContext } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { withExamples } from "../../internal/help.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
+import { API_GLOBALS, takesGlobalOptions } from "../../internal/global-options.js";
 
 export interface BackupOptions {
   settings: Settings;
@@ -17,6 +18,7 @@ export function backupCommand(ctx: CliContext): Command {
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
       await runBackup({ settings, file }, ctx);
     });
+  takesGlobalOptions(command, API_GLOBALS);
   return withExamples(command, "petstore db backup /var/backups/petstore-$(date +%F).json");
 }
 

@@ -7,6 +7,7 @@ import { durationFlag } from "../../internal/duration.js";
 import { integerFlag, textFlag } from "../../internal/flags.js";
 import { withExamples } from "../../internal/help.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
+import { API_GLOBALS, takesGlobalOptions } from "../../internal/global-options.js";
 
 interface CreateFlags {
   plan?: Plan;
@@ -43,6 +44,7 @@ export function createCommand(ctx: CliContext): Command {
       if (flags.expiresIn !== undefined) key.expiresAt = new Date(ctx.now() + durationFlag("--expires-in", flags.expiresIn) * 1000).toISOString();
       await runCreate({ settings, key }, ctx);
     });
+  takesGlobalOptions(command, API_GLOBALS);
   return withExamples(
     command,
     'petstore keys create --plan pro --name "ci"',

@@ -4,6 +4,9 @@ import { withClient, type CliContext } from "../../context.js";
 import { withExamples } from "../../internal/help.js";
 import { printOutcome, type Outcome } from "../../output/outcome.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
+import { API_GLOBALS, takesGlobalOptions } from "../../internal/global-options.js";
+import { addJsonFields } from "../../output/json-shaping.js";
+import { KEY_FIELDS } from "../../output/record-fields.js";
 
 export interface KeysListOptions {
   settings: Settings;
@@ -17,6 +20,8 @@ export function listCommand(ctx: CliContext): Command {
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
       printOutcome(await runKeysList({ settings }, ctx), ctx, settings);
     });
+  takesGlobalOptions(command, [...API_GLOBALS, "pager"]);
+  addJsonFields(command, KEY_FIELDS);
   return withExamples(
     command,
     "petstore keys list",

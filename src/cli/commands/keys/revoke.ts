@@ -6,6 +6,7 @@ import { refuseSecret } from "../../internal/flags.js";
 import { withExamples } from "../../internal/help.js";
 import { printOutcome, type Outcome } from "../../output/outcome.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
+import { API_GLOBALS, takesGlobalOptions } from "../../internal/global-options.js";
 
 export interface RevokeOptions {
   settings: Settings;
@@ -26,6 +27,7 @@ export function revokeCommand(ctx: CliContext): Command {
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
       printOutcome(await runRevoke({ settings, id, yes: flags.yes === true }, ctx), ctx, settings);
     });
+  takesGlobalOptions(command, API_GLOBALS);
   return withExamples(command, "petstore keys revoke key_123", "petstore keys revoke key_123 --yes   # in a script");
 }
 

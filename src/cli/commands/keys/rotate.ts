@@ -6,6 +6,7 @@ import { durationFlag } from "../../internal/duration.js";
 import { refuseSecret } from "../../internal/flags.js";
 import { withExamples } from "../../internal/help.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
+import { API_GLOBALS, takesGlobalOptions } from "../../internal/global-options.js";
 
 export interface RotateOptions {
   settings: Settings;
@@ -31,6 +32,7 @@ export function rotateCommand(ctx: CliContext): Command {
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
       await runRotate({ settings, id, graceSeconds }, ctx);
     });
+  takesGlobalOptions(command, API_GLOBALS);
   return withExamples(command, "petstore keys rotate key_123", "petstore keys rotate key_123 --grace 0s   # a leaked secret: end it now");
 }
 

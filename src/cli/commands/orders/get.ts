@@ -4,6 +4,9 @@ import { withClient, type CliContext } from "../../context.js";
 import { idValue } from "../../internal/flags.js";
 import { withExamples } from "../../internal/help.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
+import { API_GLOBALS, takesGlobalOptions } from "../../internal/global-options.js";
+import { addJsonFields } from "../../output/json-shaping.js";
+import { ORDER_FIELDS } from "../../output/record-fields.js";
 
 export interface GetOrderOptions {
   settings: Settings;
@@ -19,6 +22,8 @@ export function getCommand(ctx: CliContext): Command {
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
       await runGet({ settings, id: orderId }, ctx);
     });
+  takesGlobalOptions(command, API_GLOBALS);
+  addJsonFields(command, ORDER_FIELDS);
   return withExamples(command, "petstore orders get 7", "petstore orders get 7 --json | jq .status");
 }
 

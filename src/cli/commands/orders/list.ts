@@ -9,6 +9,9 @@ import { linkWithRel } from "../../internal/link-header.js";
 import { printOutcome, type Outcome } from "../../output/outcome.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
 import { DEFAULT_LIST_LIMIT } from "../pets/list.js";
+import { API_GLOBALS, takesGlobalOptions } from "../../internal/global-options.js";
+import { addJsonFields } from "../../output/json-shaping.js";
+import { ORDER_FIELDS } from "../../output/record-fields.js";
 
 interface ListFlags {
   status?: OrderStatus;
@@ -40,6 +43,8 @@ export function listCommand(ctx: CliContext): Command {
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
       printOutcome(await runList({ settings, status: flags.status, petId, limit }, ctx), ctx, settings);
     });
+  takesGlobalOptions(command, [...API_GLOBALS, "pager"]);
+  addJsonFields(command, ORDER_FIELDS);
   return withExamples(
     command,
     "petstore orders list --status placed",

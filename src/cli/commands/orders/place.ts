@@ -6,6 +6,9 @@ import { withExamples } from "../../internal/help.js";
 import type { Outcome } from "../../output/outcome.js";
 import { printOutcome } from "../../output/outcome.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
+import { API_GLOBALS, takesGlobalOptions } from "../../internal/global-options.js";
+import { addJsonFields } from "../../output/json-shaping.js";
+import { ORDER_FIELDS } from "../../output/record-fields.js";
 
 export interface PlaceOptions {
   settings: Settings;
@@ -21,6 +24,8 @@ export function placeCommand(ctx: CliContext): Command {
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
       printOutcome(await runPlace({ settings, petId: id }, ctx), ctx, settings);
     });
+  takesGlobalOptions(command, API_GLOBALS);
+  addJsonFields(command, ORDER_FIELDS);
   return withExamples(command, "petstore orders place 42", "petstore orders place 42 --json | jq .id");
 }
 

@@ -6,6 +6,9 @@ import { idValue } from "../../internal/flags.js";
 import { withExamples } from "../../internal/help.js";
 import { printOutcome, type Outcome } from "../../output/outcome.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
+import { API_GLOBALS, takesGlobalOptions } from "../../internal/global-options.js";
+import { addJsonFields } from "../../output/json-shaping.js";
+import { ORDER_FIELDS } from "../../output/record-fields.js";
 
 export interface TransitionOptions {
   settings: Settings;
@@ -23,6 +26,8 @@ export function transitionCommand(ctx: CliContext, verb: string, to: OrderStatus
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
       printOutcome(await runTransition({ settings, id: orderId, to }, ctx), ctx, settings);
     });
+  takesGlobalOptions(command, API_GLOBALS);
+  addJsonFields(command, ORDER_FIELDS);
   return withExamples(command, `petstore orders ${verb} 7`, `petstore orders ${verb} 7 --json`);
 }
 

@@ -6,6 +6,9 @@ import { askForMissing, validatorOf } from "../../internal/ask.js";
 import { idValue, textFlag } from "../../internal/flags.js";
 import { withExamples } from "../../internal/help.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
+import { API_GLOBALS, takesGlobalOptions } from "../../internal/global-options.js";
+import { addJsonFields } from "../../output/json-shaping.js";
+import { PET_FIELDS } from "../../output/record-fields.js";
 
 interface AddFlags {
   name?: string;
@@ -34,6 +37,8 @@ export function addCommand(ctx: CliContext): Command {
       if (flags.status !== undefined) pet.status = flags.status;
       await runAdd({ settings, pet }, ctx);
     });
+  takesGlobalOptions(command, API_GLOBALS);
+  addJsonFields(command, PET_FIELDS);
   return withExamples(
     command,
     "petstore pets add --name Rex --category 1",

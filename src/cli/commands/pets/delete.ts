@@ -7,6 +7,7 @@ import { idValue, ifMatchValue } from "../../internal/flags.js";
 import { withExamples } from "../../internal/help.js";
 import { printOutcome, type Outcome } from "../../output/outcome.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
+import { API_GLOBALS, takesGlobalOptions } from "../../internal/global-options.js";
 
 export interface DeleteOptions {
   settings: Settings;
@@ -30,6 +31,7 @@ export function deleteCommand(ctx: CliContext): Command {
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
       printOutcome(await runDelete({ settings, id: petId, yes: flags.yes === true, ifMatch }, ctx), ctx, settings);
     });
+  takesGlobalOptions(command, API_GLOBALS);
   return withExamples(
     command,
     "petstore pets delete 42",

@@ -6,6 +6,7 @@ import { withExamples } from "../../internal/help.js";
 import type { PetFilters } from "../../internal/pet-pages.js";
 import type { ExportFormat } from "../../output/pet-export.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
+import { API_GLOBALS, takesGlobalOptions } from "../../internal/global-options.js";
 
 interface ExportFlags {
   status?: PetStatus;
@@ -30,6 +31,7 @@ export function exportCommand(ctx: CliContext): Command {
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
       await runExport({ settings, filters: { status: flags.status, categoryId }, format: flags.format }, ctx);
     });
+  takesGlobalOptions(command, API_GLOBALS);
   return withExamples(
     command,
     "petstore pets export > pets.ndjson",

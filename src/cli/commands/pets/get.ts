@@ -7,6 +7,9 @@ import { idValue } from "../../internal/flags.js";
 import { firstToday } from "../../internal/once-a-day.js";
 import { withExamples } from "../../internal/help.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
+import { API_GLOBALS, takesGlobalOptions } from "../../internal/global-options.js";
+import { addJsonFields } from "../../output/json-shaping.js";
+import { PET_FIELDS } from "../../output/record-fields.js";
 
 export interface GetOptions {
   settings: Settings;
@@ -22,6 +25,8 @@ export function getCommand(ctx: CliContext): Command {
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
       await runGet({ settings, id: petId }, ctx);
     });
+  takesGlobalOptions(command, API_GLOBALS);
+  addJsonFields(command, PET_FIELDS);
   return withExamples(
     command,
     "petstore pets get 42",

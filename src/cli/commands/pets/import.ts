@@ -5,6 +5,7 @@ import { integerFlag } from "../../internal/flags.js";
 import { withExamples } from "../../internal/help.js";
 import { IMPORT_FORMATS, type ImportFormat } from "../../internal/import/formats.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
+import { API_GLOBALS, takesGlobalOptions } from "../../internal/global-options.js";
 
 interface ImportFlags {
   format?: ImportFormat;
@@ -35,6 +36,7 @@ export function importCommand(ctx: CliContext): Command {
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
       await runImport({ settings, source, format: flags.format, skipInvalid: flags.skipInvalid === true, concurrency }, ctx);
     });
+  takesGlobalOptions(command, API_GLOBALS);
   return withExamples(
     command,
     "petstore pets import pets.ndjson",

@@ -13,6 +13,9 @@ import { createProgress, type Progress } from "../../output/progress.js";
 import { renderJson } from "../../output/json.js";
 import { stderrOf, type OutStream } from "../../output/stream.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
+import { API_GLOBALS, takesGlobalOptions } from "../../internal/global-options.js";
+import { addJsonFields } from "../../output/json-shaping.js";
+import { PET_FIELDS } from "../../output/record-fields.js";
 
 interface ListFlags {
   status?: PetStatus;
@@ -47,6 +50,8 @@ export function listCommand(ctx: CliContext): Command {
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
       printOutcome(await runList({ settings, status: flags.status, categoryId, limit }, ctx), ctx, settings);
     });
+  takesGlobalOptions(command, [...API_GLOBALS, "pager"]);
+  addJsonFields(command, PET_FIELDS);
   return withExamples(
     command,
     "petstore pets list --status available",

@@ -6,6 +6,9 @@ import { UsageError } from "../../errors.js";
 import { idValue, ifMatchValue, textFlag } from "../../internal/flags.js";
 import { withExamples } from "../../internal/help.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../../settings.js";
+import { API_GLOBALS, takesGlobalOptions } from "../../internal/global-options.js";
+import { addJsonFields } from "../../output/json-shaping.js";
+import { PET_FIELDS } from "../../output/record-fields.js";
 
 interface UpdateFlags {
   name?: string;
@@ -44,6 +47,8 @@ export function updateCommand(ctx: CliContext): Command {
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
       await runUpdate({ settings, id: petId, changes, ifMatch }, ctx);
     });
+  takesGlobalOptions(command, API_GLOBALS);
+  addJsonFields(command, PET_FIELDS);
   return withExamples(
     command,
     "petstore pets update 42 --status sold",

@@ -1,0 +1,24 @@
+// The fields `--json id,name` may name, per kind of record. Each list is checked against the
+// record's type: a field added to the contract and left out here fails the type check.
+import type { KeyView, Order, Pet } from "../../contract/values.js";
+
+/** The keys of `T`, each named once: the object literal must have every key of T and no other. */
+function fieldsOf<T>(fields: { readonly [K in keyof Required<T>]: true }): readonly string[] {
+  return Object.keys(fields);
+}
+
+export const PET_FIELDS = fieldsOf<Pet>({ id: true, name: true, categoryId: true, status: true });
+export const ORDER_FIELDS = fieldsOf<Order>({ id: true, petId: true, status: true, createdAt: true, updatedAt: true });
+export const KEY_FIELDS = fieldsOf<KeyView>({
+  id: true,
+  prefix: true,
+  plan: true,
+  name: true,
+  admin: true,
+  limits: true,
+  createdAt: true,
+  revokedAt: true,
+  lastUsedAt: true,
+  expiresAt: true,
+  rotatedAt: true,
+});
