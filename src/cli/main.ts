@@ -8,6 +8,8 @@ import { resolveColorMode, type GlobalFlags } from "./settings.js";
 import { addTopCommands } from "./commands/top-level.js";
 import { addGlobalOptions, globalOptionsLine, refuseUnusedGlobalOptions } from "./internal/global-options.js";
 import { applyShaping, bufferedSink, prepareShaping, splitJsonFields, commandPath, type Shaping } from "./output/json-shaping.js";
+import { fitText, fittingSink } from "./output/fit-lines.js";
+import { loadDisplayWidth } from "./output/text-width.js";
 
 export { createProcessContext } from "./process-context.js";
 
@@ -21,6 +23,10 @@ export async function main(argv: readonly string[], ctx: CliContext): Promise<nu
   const held = bufferedSink();
   let shaping: Shaping | undefined;
   const stdout = { write: (chunk: string) => (shaping === undefined ? ctx.io.stdout.write(chunk) : held.write(chunk)) };
+  // What a person reads on a terminal fits its width, measured as the terminal shows it.
+  if (ctx.io.isStdoutTTY || ctx.io.isStderrTTY) await loadDisplayWidth();
+  const stderr = ctx.io.isStderrTTY && ctx.io.stderrColumns !== undefined ? fittingSink(ctx.io.stderr, ctx.io.stderrColumns) : ctx.io.stderr;
+  ctx = { ...ctx, io: { ...ctx.io, stderr } };
   const program = createProgram({ ...ctx, io: { ...ctx.io, stdout } }, setExitCode, argv);
   program.hook("preAction", async (_root, action) => {
     refuseUnusedGlobalOptions(program, action, argv);
@@ -50,18 +56,21 @@ export async function main(argv: readonly string[], ctx: CliContext): Promise<nu
  * all of them built for `completion`, or for a test that walks the tree: argv ["completion"]).
  */
 export function createProgram(ctx: CliContext, setExitCode: (code: number) => void, argv: readonly string[]): Command {
+  const helpWidth = (ctx.io.isStdoutTTY ? ctx.io.columns : undefined) ?? 80;
   const program = new Command("petstore")
     .description("The animal-store API: run the server, or manage pets and keys against any base URL.")
     .version(VERSION, "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
-    .configureHelp({ formatHelp: withGlobalOptionsLine })
+    // commander wraps a description only where 40 columns are left for it; 20 keeps 60 aligned.
+    .configureHelp({ formatHelp: withGlobalOptionsLine, minWidthToWrap: 20 })
     .configureOutput({
-      writeOut: (text) => ctx.io.stdout.write(text),
+      // Help (and its examples, which commander leaves as written) fits the terminal, or 80 columns.
+      writeOut: (text) => ctx.io.stdout.write(fitText(text, helpWidth)),
       writeErr: (text) => ctx.io.stderr.write(text),
       // commander's own checks read process.stdout and process.stderr, which costs node:net on a
       // pipe; the context knows. Help has no colour of ours: these only say when commander strips it.
-      getOutHelpWidth: () => (ctx.io.isStdoutTTY ? ctx.io.columns : undefined) ?? 80,
+      getOutHelpWidth: () => helpWidth,
       getErrHelpWidth: () => (ctx.io.isStderrTTY ? ctx.io.stderrColumns : undefined) ?? 80,
       getOutHasColors: () => ctx.io.isStdoutTTY,
       getErrHasColors: () => ctx.io.isStderrTTY,

@@ -160,7 +160,7 @@ describe("pets list", () => {
     const result = await run(["pets", "list", "--limit", "1", "--no-color"], pages, terminal);
     expect(result.requests).toHaveLength(1);
     expect(result.stdout).toBe(terminal.isStdoutTTY ? "ID  NAME  CATEGORY  STATUS\n1   pet1  1         available\n" : "1\tpet1\t1\tavailable\n");
-    expect(result.stderr).toBe("Showing the first 1 pet; more exist: raise --limit, or add --all for every one.\n");
+    expect(result.stderr).toBe("Showing the first 1 pet; more exist: raise --limit, or use --all.\n");
   });
 
   it("tells a person when there are no pets, and prints nothing on stdout", async () => {
@@ -190,13 +190,11 @@ describe("pets list", () => {
 
 describe("pets get", () => {
   const notice =
-    "Warning: GET /pets/{id}, which `petstore pets get` calls, is deprecated and will be removed on 2030-12-05. " +
-    "Its successor is GET /pets: use `petstore pets list` (with --status to filter, --all for every page) and pick the pet by id. " +
-    "To silence this: PETSTORE_NO_DEPRECATION_NOTICE=1 or `petstore config set deprecation-notices off`.\n";
+    "Warning: `pets get` (GET /pets/{id}) is deprecated; it goes away on 2030-12-05.\n";
   const found = { status: 200, headers: GET_PET_DEPRECATION, body: pet(7) };
   const DAY = 86_400_000;
 
-  it("prints the pet and one deprecation notice naming the date and the replacement, even after a retry", async () => {
+  it("prints the pet and one deprecation notice, one line naming the date, even after a retry", async () => {
     const result = await run(["pets", "get", "7"], [apiError(429, "rate_limited", "wait", { ...GET_PET_DEPRECATION, "retry-after": "1" }), found]);
     expect(result).toMatchObject({ code: 0, stdout: "7\tpet7\t1\tavailable\n", stderr: notice });
   });
@@ -480,19 +478,21 @@ describe("run functions return how they ended, and main prints it in one place",
     const more = createTestContext({ api: inMemoryApi([{ status: 200, headers: next, body: [pet(1), pet(2)] }]), env: { PETSTORE_BASE_URL: BASE_URL } });
     expect(await runList({ settings, limit: 2 }, more.ctx)).toEqual({
       kind: "partial",
-      message: "Showing the first 2 pets; more exist: raise --limit, or add --all for every one.",
+      message: "Showing the first 2 pets; more exist: raise --limit, or use --all.",
     });
   });
 });
 
 describe("deprecationNotice", () => {
+  it("is one line; how to silence it is in pets get --help", async () => {
+    const help = await run(["pets", "get", "--help"], []);
+    expect(help.code).toBe(0);
+    expect(help.stdout.replace(/\s+/g, " ")).toContain("PETSTORE_NO_DEPRECATION_NOTICE=1 or `petstore config set deprecation-notices off` silence it");
+  });
+
   it("says nothing for an answer that is not marked deprecated", () => {
     expect(deprecationNotice({})).toBeUndefined();
-    expect(deprecationNotice({ deprecation: "@1767225600" })).toBe(
-      "Warning: GET /pets/{id}, which `petstore pets get` calls, is deprecated. Its successor is GET /pets: " +
-        "use `petstore pets list` (with --status to filter, --all for every page) and pick the pet by id. " +
-        "To silence this: PETSTORE_NO_DEPRECATION_NOTICE=1 or `petstore config set deprecation-notices off`.",
-    );
+    expect(deprecationNotice({ deprecation: "@1767225600" })).toBe("Warning: `pets get` (GET /pets/{id}) is deprecated.");
   });
 });
 

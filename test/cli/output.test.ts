@@ -1,6 +1,6 @@
 import { stripVTControlCharacters } from "node:util";
 import { Chalk } from "chalk";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { CreatedKey, KeyView, Pet } from "../../src/contract/values.js";
 import { printCreatedKey, printKeys } from "../../src/cli/output/keys.js";
 import { printPet, printPets } from "../../src/cli/output/pets.js";
@@ -8,7 +8,11 @@ import { labelled } from "../../src/cli/output/notice.js";
 import { createProgress } from "../../src/cli/output/progress.js";
 import { stdoutOf, type OutStream } from "../../src/cli/output/stream.js";
 import { fittedWidths, keptColumns, renderTable } from "../../src/cli/output/table.js";
+import { loadDisplayWidth } from "../../src/cli/output/text-width.js";
 import { createTestContext } from "./helpers/test-context.js";
+
+// The printers measure text as a terminal shows it once main() has loaded the measure; here, directly.
+beforeAll(() => loadDisplayWidth());
 
 const pets: Pet[] = [
   { id: 1, name: "Rex", categoryId: 3, status: "available" },

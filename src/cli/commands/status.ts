@@ -7,6 +7,7 @@ import { ApiError } from "../errors.js";
 import type { ResponseHeaders } from "../http.js";
 import { statusFromRefusal, type KeySeen, type Refusal, type Usage, type UsageWindow } from "../internal/status-from-refusal.js";
 import { resetPhrase } from "../output/reset-time.js";
+import { fitText } from "../output/fit-lines.js";
 import { API_GLOBALS, takesGlobalOptions } from "../internal/global-options.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../settings.js";
 
@@ -35,7 +36,8 @@ export function registerStatus(program: Command, ctx: CliContext): void {
     .action(async (_flags: unknown, self: Command) => {
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
       const status = await runStatus(settings, ctx);
-      ctx.io.stdout.write(settings.json ? `${JSON.stringify(status, null, 2)}\n` : renderStatus(status, ctx.now(), ctx.timeZone));
+      const width = ctx.io.isStdoutTTY ? ctx.io.columns : undefined;
+      ctx.io.stdout.write(settings.json ? `${JSON.stringify(status, null, 2)}\n` : renderStatus(status, ctx.now(), { timeZone: ctx.timeZone, width }));
     });
 }
 
@@ -63,8 +65,11 @@ export async function runStatus(settings: Settings, ctx: CliContext): Promise<St
   }
 }
 
-/** The status for a person: one "Label  value" line each, times in the local zone and UTC. */
-export function renderStatus(status: Status, nowMs: number, timeZone?: string): string {
+/**
+ * The status for a person: one "Label  value" line each, times in the local zone and UTC; on a
+ * terminal of `width` columns a long value goes on below itself, aligned, rather than under the labels.
+ */
+export function renderStatus(status: Status, nowMs: number, { timeZone, width }: { timeZone?: string; width?: number } = {}): string {
   const rows: Array<[string, string]> = [
     ["Base URL", status.baseUrl],
     ["Profile", status.profile ?? "none (top level of the config file)"],
@@ -82,8 +87,11 @@ export function renderStatus(status: Status, nowMs: number, timeZone?: string): 
     );
     if (usage.bannedUntil !== null) rows.push(["Banned", `until ${resetPhrase(Date.parse(usage.bannedUntil), nowMs, timeZone).replace(/^at /, "")}`]);
   }
-  return rows.map(([label, value]) => `${label.padEnd(9)}${value}\n`).join("");
+  const text = rows.map(([label, value]) => `${label.padEnd(LABEL_WIDTH)}${value}\n`).join("");
+  return width === undefined ? text : fitText(text, width, LABEL_WIDTH);
 }
+
+const LABEL_WIDTH = 9;
 
 function keyLine(key: KeyView | KeySeen): string {
   if (!("id" in key)) return `${key.prefix}…, ${key.plan === null ? "plan unknown (its limits are no standard plan's)" : `plan ${key.plan} (judged by its limits)`}`;

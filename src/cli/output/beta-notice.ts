@@ -16,8 +16,6 @@ export async function betaNotice(
 ): Promise<void> {
   if (!ctx.io.isStderrTTY || headers["x-api-stability"] !== "beta") return;
   if (!(await firstToday("betaNoticeShown", settings.baseUrl, ctx))) return;
-  const message =
-    "orders and inventory use the Store API, which is beta: its answers may still change within v1 " +
-    "(the server marks them X-API-Stability: beta). Shown once a day.";
+  const message = "orders and inventory are beta; their answers may change within v1.";
   ctx.io.stderr.write(labelled("Notice", message, stderrOf(ctx, settings)));
 }

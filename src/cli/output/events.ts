@@ -1,6 +1,7 @@
 import type { StoreEvent } from "../../contract/events.js";
 import { colorsFor } from "./colors.js";
 import type { OutStream } from "./stream.js";
+import { cutToWidth, displayWidth } from "./text-width.js";
 
 /** One event: a readable line on a terminal (time, type, id, summary), else one JSON object per line (NDJSON). */
 export function printEvent(event: StoreEvent, stream: OutStream, timeZone?: string): void {
@@ -9,7 +10,10 @@ export function printEvent(event: StoreEvent, stream: OutStream, timeZone?: stri
     return;
   }
   const chalk = colorsFor(stream);
-  stream.write(`${clockTime(event.at, timeZone)}  ${chalk.bold(event.type.padEnd(13))}  #${String(event.id).padEnd(6)}  ${summary(event)}\n`);
+  const head = `${clockTime(event.at, timeZone)}  ${chalk.bold(event.type.padEnd(13))}  #${String(event.id).padEnd(6)}  `;
+  // One event, one line: a long pet name is cut to the terminal's width.
+  const room = stream.columns === undefined ? Number.POSITIVE_INFINITY : stream.columns - displayWidth(head);
+  stream.write(`${head}${cutToWidth(summary(event), Math.max(room, 1))}\n`);
 }
 
 function summary({ type, data }: StoreEvent): string {

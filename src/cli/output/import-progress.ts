@@ -1,6 +1,12 @@
 // What `pets import` says while it runs: a bar redrawn in place on a terminal (done / total,
 // rate, time left, and the waits for the quota), or one line per 10% when stderr is a pipe or a log.
+// The redrawn line always fits the terminal: one that wrapped could not be redrawn, and left its
+// first part behind on the line above.
 import type { OutStream } from "./stream.js";
+import { cutToWidth, displayWidth } from "./text-width.js";
+
+const BAR_WIDTH = 24;
+const MIN_BAR_WIDTH = 10;
 
 export interface ImportProgress {
   advance(done: number): void;
@@ -15,12 +21,11 @@ export function createImportProgress(stream: OutStream, total: number, now: () =
   let drawn = false;
   const rate = (done: number) => done / Math.max(0.001, (now() - started) / 1000);
   const draw = (done: number, note = "") => {
-    const width = 24;
-    const filled = total === 0 ? width : Math.round((done / total) * width);
     const perSecond = rate(done);
     const left = perSecond > 0 ? Math.ceil((total - done) / perSecond) : undefined;
-    const eta = left === undefined ? "" : ` ${left}s left`;
-    stream.write(`\r\x1b[2K[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total} ${perSecond.toFixed(1)}/s${eta}${note}`);
+    const counts = `${done}/${total} ${perSecond.toFixed(1)}/s${left === undefined ? "" : ` ${left}s left`}`;
+    // The last column stays free: a line that fills it wraps on some terminals.
+    stream.write(`\r\x1b[2K${progressLine(total === 0 ? 1 : done / total, counts, note, (stream.columns ?? 80) - 1)}`);
     drawn = true;
   };
   return {
@@ -42,4 +47,12 @@ export function createImportProgress(stream: OutStream, total: number, now: () =
       if (drawn) stream.write("\r\x1b[2K");
     },
   };
+}
+
+/** The bar (narrower on a narrow terminal, none below MIN_BAR_WIDTH), the counts and the note, within `width` columns. */
+function progressLine(fraction: number, counts: string, note: string, width: number): string {
+  const barWidth = Math.min(BAR_WIDTH, width - displayWidth(counts) - displayWidth(note) - 3);
+  if (barWidth < MIN_BAR_WIDTH) return cutToWidth(`${counts}${note}`, width);
+  const filled = Math.round(Math.min(1, fraction) * barWidth);
+  return `[${"#".repeat(filled)}${"-".repeat(barWidth - filled)}] ${counts}${note}`;
 }

@@ -6,7 +6,7 @@ export interface OutStream extends TextSink {
   isTTY: boolean;
   /** Colour is on: --color always, or a TTY under --color auto without NO_COLOR or TERM=dumb. */
   color: boolean;
-  /** The terminal's width, for tables; undefined when not a terminal (or unknown). */
+  /** The terminal's width, for tables and progress lines; undefined when not a terminal (or unknown). */
   columns?: number;
 }
 
@@ -23,7 +23,7 @@ export function stdoutOf(ctx: Pick<CliContext, "io">, settings: { color: ColorMo
 }
 
 export function stderrOf(ctx: Pick<CliContext, "io">, settings: { color: ColorMode }): OutStream {
-  return outStream(ctx.io.stderr, ctx.io.isStderrTTY, settings.color);
+  return { ...outStream(ctx.io.stderr, ctx.io.isStderrTTY, settings.color), columns: ctx.io.stderrColumns };
 }
 
 function outStream(sink: TextSink, isTTY: boolean, mode: ColorMode): OutStream {

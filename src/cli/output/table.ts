@@ -1,12 +1,9 @@
+// gh's borderless tables: columns padded and cut by display width (text-width.ts), so CJK and
+// emoji names keep the columns aligned and a cut never splits a grapheme.
 import { stripVTControlCharacters } from "node:util";
-import Table from "cli-table3";
 import type { ChalkInstance } from "chalk";
+import { cutToWidth, displayWidth, padToWidth } from "./text-width.js";
 
-const NO_BORDERS = {
-  top: "", "top-mid": "", "top-left": "", "top-right": "",
-  bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "",
-  left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: "",
-};
 const GAP = 2;
 /** A column is never cut below this (or its header): "Rex…" still says something. */
 const MIN_WIDTH = 4;
@@ -42,17 +39,15 @@ export function renderTable(head: readonly string[], rows: readonly (readonly st
       fit = { width: fit.width, shrinkOrder: fit.shrinkOrder.filter((c) => kept.includes(c)).map((c) => kept.indexOf(c)) };
     }
   }
-  const widths = fit?.width === undefined ? undefined : fittedWidths(head, cells, fit.width, fit.shrinkOrder);
-  // style.head/border empty: cli-table3 would otherwise colour through its own detection.
-  const table = new Table({
-    head: head.map((title) => chalk.bold(title)),
-    chars: NO_BORDERS,
-    style: { head: [], border: [], "padding-left": 0, "padding-right": GAP },
-    ...(widths === undefined ? {} : { colWidths: widths.map((width) => width + GAP), wordWrap: false, truncate: "…" }),
-  });
-  table.push(...cells);
-  const lines = table.toString().split("\n").map((line) => line.trimEnd());
-  return `${lines.join("\n")}\n`;
+  const widths = (fit?.width === undefined ? undefined : fittedWidths(head, cells, fit.width, fit.shrinkOrder)) ?? naturalWidths(head, cells);
+  const line = (row: readonly string[], paint: (text: string) => string = (text) => text) =>
+    row.map((cell, column) => padToWidth(paint(fitted(cell, widths[column] ?? 0)), (widths[column] ?? 0) + GAP)).join("").trimEnd();
+  return `${[line(head, (text) => chalk.bold(text)), ...cells.map((row) => line(row))].join("\n")}\n`;
+}
+
+/** A cell within `width` columns: as it is when it fits, else cut with "…" (its colour dropped: names are not coloured). */
+function fitted(cell: string, width: number): string {
+  return displayWidth(cell) <= width ? cell : cutToWidth(stripVTControlCharacters(cell), width);
 }
 
 /**
@@ -111,5 +106,5 @@ function floorOf(title: string): number {
 }
 
 function visible(text: string): number {
-  return [...stripVTControlCharacters(text)].length;
+  return displayWidth(text);
 }

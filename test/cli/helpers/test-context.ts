@@ -11,6 +11,8 @@ export interface TestContextOptions {
   isStdoutTTY?: boolean;
   isStderrTTY?: boolean;
   isStdinTTY?: boolean;
+  /** The terminal's width, for each of stdout and stderr that is a terminal. */
+  columns?: number;
   stdin?: string;
   /** Where the default config path (~/.config/petstore/config.json) is, when PETSTORE_CONFIG is unset. */
   homedir?: string;
@@ -72,6 +74,8 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
       isStdinTTY: options.isStdinTTY ?? false,
       isStdoutTTY: options.isStdoutTTY ?? false,
       isStderrTTY: options.isStderrTTY ?? false,
+      columns: options.isStdoutTTY === true ? options.columns : undefined,
+      stderrColumns: options.isStderrTTY === true ? options.columns : undefined,
     },
     now: options.now ?? (() => Date.now()),
     sleep: async (ms) => {

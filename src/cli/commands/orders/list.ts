@@ -61,7 +61,7 @@ export async function runList(options: ListOrdersOptions, ctx: CliContext): Prom
   await printPaged(ctx, options.settings, (stdout) => printOrders(orders, stdout, { json: options.settings.json }));
   await betaNotice(ctx, options.settings, headers);
   if (orders.length === 0) return { kind: "no-results", message: "No orders found." };
-  if (more) return { kind: "partial", message: `Showing the first ${orders.length} orders; more exist: raise --limit, or add --all for every one.` };
+  if (more) return { kind: "partial", message: `Showing the first ${orders.length} order${orders.length === 1 ? "" : "s"}; more exist: raise --limit, or use --all.` };
   return { kind: "done" };
 }
 

@@ -18,7 +18,10 @@ export interface GetOptions {
 
 export function getCommand(ctx: CliContext): Command {
   const command = new Command("get")
-    .description("Print one pet by id (the server marks this call deprecated; see `pets list --status`)")
+    .description(
+      "Print one pet by id. The server marks this call deprecated: a notice says so once a day " +
+        "(PETSTORE_NO_DEPRECATION_NOTICE=1 or `petstore config set deprecation-notices off` silence it)",
+    )
     .argument("<id>", "the pet's id, a positive integer")
     .action(async (id: string, _flags: unknown, self: Command) => {
       const petId = idValue("<id>", id);
@@ -46,17 +49,13 @@ export async function runGet(options: GetOptions, ctx: CliContext): Promise<void
 }
 
 /**
- * The one notice for a response marked with Deprecation (RFC 9745) or Sunset (RFC 8594):
- * when the call goes away, and what replaces it.
+ * The one line said for a response marked with Deprecation (RFC 9745) or Sunset (RFC 8594): what
+ * is deprecated, and when it goes away. How to silence it is in `pets get --help`.
  */
 export function deprecationNotice(headers: ResponseHeaders): string | undefined {
   const { deprecation, sunset } = headers;
   if (deprecation === undefined && sunset === undefined) return undefined;
   const sunsetAt = sunset === undefined ? Number.NaN : Date.parse(sunset);
-  const removal = Number.isNaN(sunsetAt) ? "" : ` and will be removed on ${new Date(sunsetAt).toISOString().slice(0, 10)}`;
-  return (
-    `Warning: GET /pets/{id}, which \`petstore pets get\` calls, is deprecated${removal}. ` +
-    "Its successor is GET /pets: use `petstore pets list` (with --status to filter, --all for every page) and pick the pet by id. " +
-    "To silence this: PETSTORE_NO_DEPRECATION_NOTICE=1 or `petstore config set deprecation-notices off`."
-  );
+  const removal = Number.isNaN(sunsetAt) ? "" : `; it goes away on ${new Date(sunsetAt).toISOString().slice(0, 10)}`;
+  return `Warning: \`pets get\` (GET /pets/{id}) is deprecated${removal}.`;
 }

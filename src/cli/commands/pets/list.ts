@@ -72,13 +72,13 @@ export async function runList(options: ListOptions, ctx: CliContext): Promise<Ou
   );
   await printPaged(ctx, options.settings, (stdout) => printPets(pets, stdout, { json: options.settings.json }));
   if (pets.length === 0) return { kind: "no-results", message: "No pets found." };
-  if (more) return { kind: "partial", message: `Showing the first ${count(pets.length, "pet")}; more exist: raise --limit, or add --all for every one.` };
+  if (more) return { kind: "partial", message: `Showing the first ${count(pets.length, "pet")}; more exist: raise --limit, or use --all.` };
   return { kind: "done" };
 }
 
 type PrintPets = (pets: readonly Pet[], stream: OutStream, options: { json: boolean }) => void;
 
-/** `--json` prints the array as it came: the table and TSV printer (with cli-table3) loads only for those. */
+/** `--json` prints the array as it came: the table and TSV printer loads only for those. */
 async function petsPrinter(json: boolean): Promise<PrintPets> {
   if (json) return (pets, stream) => stream.write(renderJson(pets));
   return (await import("../../output/pets.js")).printPets;
