@@ -3,7 +3,7 @@ import { VERSION } from "../support/package-info.js";
 import type { CliContext } from "./context.js";
 import { exitCodeFor, ExitCode } from "./errors.js";
 import { reportError } from "./report-error.js";
-import { PROGRAM_HELP } from "./help-text.js";
+import { programHelp } from "./help-text.js";
 import { resolveColorMode, type GlobalFlags } from "./settings.js";
 import { addTopCommands } from "./commands/top-level.js";
 import { addGlobalOptions, globalOptionsLine, refuseUnusedGlobalOptions } from "./internal/global-options.js";
@@ -78,7 +78,7 @@ export function createProgram(ctx: CliContext, setExitCode: (code: number) => vo
       outputError: (text, write) => write(text.replace(/^error: /, "Error: ")),
     });
   addGlobalOptions(program);
-  program.addHelpText("after", PROGRAM_HELP);
+  program.addHelpText("after", () => programHelp(helpWidth));
   // Only the command argv names is built; the others are listed from a table (commands/top-level.ts).
   addTopCommands(program, ctx, setExitCode, argv);
   inheritSettings(program);

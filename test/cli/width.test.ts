@@ -5,6 +5,7 @@ import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Command } from "commander";
 import { createProgram, main } from "../../src/cli/main.js";
+import { printEvent } from "../../src/cli/output/events.js";
 import { createImportProgress } from "../../src/cli/output/import-progress.js";
 import { displayWidth, loadDisplayWidth } from "../../src/cli/output/text-width.js";
 import { GET_PET_DEPRECATION, inMemoryApi, type Script, type ScriptedAnswer } from "./helpers/in-memory-api.js";
@@ -141,6 +142,16 @@ describe.each(WIDTHS)("at %i columns", (columns) => {
     progress.done();
     for (const drawn of written.split("\r")) expect(displayWidth(drawn)).toBeLessThan(columns);
     expect(written).toContain("1234/3000");
+  });
+
+  it("events: one line per event, a long name cut between graphemes", () => {
+    let written = "";
+    const stream = { write: (chunk: string) => (written += chunk), isTTY: true, color: true, columns };
+    for (const [index, name] of NAMES.entries()) {
+      printEvent({ type: "pet.updated", id: index + 1, at: "2030-01-01T10:00:00.000Z", data: { id: index + 1, name, categoryId: 1, status: "sold" } }, stream, "UTC");
+    }
+    expect(written.trimEnd().split("\n")).toHaveLength(NAMES.length);
+    expectFits(written, columns);
   });
 
   it("every command's help fits", async () => {
