@@ -18,4 +18,11 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": "error",
     },
   },
+  // Importing package.json bundles all of it (scripts, devDependencies) into what users run.
+  {
+    files: ["src/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group: ["**/package.json"], message: "use VERSION or LICENSE from src/support/package-info.ts" }] }],
+    },
+  },
 );

@@ -1,7 +1,7 @@
 // `petstore events --forward-to <url>`: its flags checked before anything is sent, the secret made
 // or read, and the delivery queue started; events.ts feeds it the stream and stops it.
 import { randomBytes } from "node:crypto";
-import pkg from "../../../package.json" with { type: "json" };
+import { VERSION } from "../../support/package-info.js";
 import type { StoreEvent } from "../../contract/events.js";
 import { parseHttpUrl } from "../../support/http-url.js";
 import { newWebhookSecret, webhookSecretProblem } from "../../support/standard-webhooks.js";
@@ -49,7 +49,7 @@ export async function startForwarding(flags: ForwardFlags, io: ForwardIO): Promi
   io.stderr.write(forwardBanner(url, generated));
   let hinted = false;
   const queue = createForwardQueue(
-    { url, secrets: [secret], userAgent: `petstore/${pkg.version}` },
+    { url, secrets: [secret], userAgent: `petstore/${VERSION}` },
     {
       transport,
       now: io.ctx.now,
