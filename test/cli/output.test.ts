@@ -1,5 +1,6 @@
 import { stripVTControlCharacters } from "node:util";
 import { Chalk } from "chalk";
+import stringWidth from "string-width";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CreatedKey, KeyView, Pet } from "../../src/contract/values.js";
 import { printCreatedKey, printKeys } from "../../src/cli/output/keys.js";
@@ -224,6 +225,19 @@ describe("renderTable: fits the terminal, cutting with … rather than wrapping"
     const lines = renderTable(head, coloured, color, { width: 40, shrinkOrder: [1, 2] }).trimEnd().split("\n");
     for (const line of lines) expect([...stripVTControlCharacters(line)].length).toBeLessThanOrEqual(40);
     expect(lines[1]).toContain(color.green("available"));
+  });
+
+  it("fits CJK and emoji names by display width: a table fitted to 30 columns takes 30, not 39", () => {
+    // 12 and 11 characters but 24 and 22 columns: counted by characters, the table seemed to fit.
+    const names = ["服务犬的名字很长很长很长", "黒猫のクロ、とても長い", "🐕‍🦺 服务犬", "Rex"];
+    const wide = names.map((name, index) => [String(index + 1), name, "available"]);
+    const lines = renderTable(["ID", "NAME", "STATUS"], wide, plain, { width: 30, shrinkOrder: [1] }).trimEnd().split("\n");
+    // string-width is the measure a terminal applies; the header ends with the shorter "STATUS".
+    expect(lines.map((line) => stringWidth(line))).toEqual([27, 30, 30, 30, 30]);
+    expect(lines.map((line) => stringWidth(line.slice(0, line.search(/(STATUS|available)$/))))).toEqual([21, 21, 21, 21, 21]);
+    expect(lines.join("\n")).not.toContain("\uFFFD");
+    expect(lines[1]).toMatch(/^1 {3}服务犬的名字很… {2}available$/);
+    expect(lines[2]).toMatch(/^2 {3}黒猫のクロ、と… {2}available$/);
   });
 
   it("never cuts a column below its header or 4 characters", () => {
