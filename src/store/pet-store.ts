@@ -1,11 +1,21 @@
+import type { PetSort } from "../contract/name-search.js";
 import type { NewPet, Pet, PetStatus } from "../contract/values.js";
 import type { CreateOptions } from "./idempotency-store.js";
 
 export interface ListPetsQuery {
   status?: PetStatus;
   categoryId?: number;
-  /** Only pets with an id greater than this (the decoded cursor). */
+  /** Only pets whose name contains this text, both folded by foldName (contract/name-search.ts). Not empty. */
+  search?: string;
+  /** The order of the page: by id (the default) or by folded name then id; `-` reverses. */
+  sort?: PetSort;
+  /**
+   * Only pets after this one in the page's order (the decoded cursor): with sort=id, ids greater
+   * than this; with -id, smaller; with name and -name, past (afterName, afterId).
+   */
   afterId?: number;
+  /** With sort=name and -name: the folded name that goes with afterId. */
+  afterName?: string;
   limit: number;
 }
 

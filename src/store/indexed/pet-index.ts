@@ -1,16 +1,25 @@
+import { DEFAULT_PET_SORT, foldName } from "../../contract/name-search.js";
 import { PET_STATUSES, type Pet, type PetStatus } from "../../contract/values.js";
 import type { ListPetsQuery, PetPage, StoredPet } from "../pet-store.js";
+import { NameGrams } from "./name-grams.js";
+import { NameOrders } from "./name-orders.js";
+import { findPets, firstAfter } from "./pet-search.js";
 import type { PetRecord } from "./records.js";
+
+export { firstAfter } from "./pet-search.js";
 
 // One sequence for every index in the process: a version is never shared by two states, even
 // when an index is replaced by a new one (an import) or two stores live side by side (tests).
 let lastVersion = 0;
+// From this many pets, an empty index is filled in one go: name orders built with one sort.
+const BULK_LOAD = 1_000;
 const takeVersion = () => ++lastVersion;
 
 /**
  * Committed pets, indexed so that a page costs a binary search and a slice, never a scan: one
  * id-sorted list of all pets, one per status, one per category and one per (status, category),
- * so a filtered page only ever looks at pets inside its filter.
+ * so a filtered page only ever looks at pets inside its filter. The same lists in name order,
+ * and the trigrams of the names, serve sort=name and q (see pet-search.ts).
  */
 export class PetIndex {
   // Each pet is held once, by id in a plain array (ids are dense integers: a slot a pet, where a
@@ -19,13 +28,20 @@ export class PetIndex {
   readonly #byId: (Pet | undefined)[] = [];
   readonly #revisions = new Map<number, number>();
   readonly #lists = new Map<string, Pet[]>([["", []]]);
+  // Each pet's folded name, only where it differs from the name itself (a lower-case name folds to itself).
+  readonly #keys: (string | undefined)[] = [];
+  readonly #grams = new NameGrams();
+  readonly #keyOf = (pet: Pet): string => this.#keys[pet.id] ?? pet.name;
+  readonly #names = new NameOrders(this.#keyOf);
   #size = 0;
   #lastId = 0;
   #version = takeVersion();
 
   /** Adds or replaces pets (a replaced pet moves to the lists of its new status and category). */
   put(records: readonly StoredPet[]): void {
-    if (records.length > 0) this.#version = takeVersion();
+    if (records.length === 0) return;
+    this.#version = takeVersion();
+    if (this.#size === 0 && records.length >= BULK_LOAD && idsAscend(records)) return this.#load(records);
     for (const { pet, revision } of records) {
       const held = this.#byId[pet.id];
       this.#byId[pet.id] = pet;
@@ -35,6 +51,9 @@ export class PetIndex {
       else {
         this.#size++;
         for (const key of listKeys(pet)) insertSorted(this.#listFor(key), pet);
+        const folded = this.#fold(pet);
+        this.#grams.add(pet.id, folded);
+        this.#names.add(listKeys(pet), pet);
       }
       this.#lastId = Math.max(this.#lastId, pet.id);
     }
@@ -50,6 +69,9 @@ export class PetIndex {
       this.#revisions.delete(id);
       this.#size--;
       this.#unlist(held);
+      this.#names.remove(listKeys(held), held);
+      this.#grams.remove(id, this.#keyOf(held));
+      this.#keys[id] = undefined;
     }
   }
 
@@ -58,12 +80,29 @@ export class PetIndex {
     return pet && { pet, revision: this.#revisionOf(id) };
   }
 
-  list({ status, categoryId, afterId = 0, limit }: ListPetsQuery): PetPage {
-    const pets = this.#lists.get(listKey(status, categoryId)) ?? [];
-    const start = firstAfter(pets, afterId);
-    const end = start + Math.max(0, limit);
-    const page = pets.slice(start, end);
-    return { pets: page, revisions: page.map((pet) => this.#revisionOf(pet.id)), hasMore: end < pets.length };
+  list(query: ListPetsQuery): PetPage {
+    const { status, categoryId, limit } = query;
+    const key = listKey(status, categoryId);
+    const pets = this.#lists.get(key) ?? [];
+    const sort = query.sort ?? DEFAULT_PET_SORT;
+    if (query.search === undefined && sort === "id") {
+      const start = firstAfter(pets, query.afterId ?? 0);
+      const end = start + Math.max(0, limit);
+      const page = pets.slice(start, end);
+      return { pets: page, revisions: page.map((pet) => this.#revisionOf(pet.id)), hasMore: end < pets.length };
+    }
+    const sources = {
+      byId: pets,
+      byName: this.#names.list(key),
+      grams: this.#grams,
+      petOf: (id: number) => this.#byId[id],
+      keyOf: this.#keyOf,
+      inFilter: (pet: Pet) => (status === undefined || pet.status === status) && (categoryId === undefined || pet.categoryId === categoryId),
+    };
+    const window = { sort, afterId: query.afterId, afterName: query.afterName, take: Math.max(0, limit) + 1 };
+    const found = findPets(sources, window, query.search === undefined ? undefined : foldName(query.search));
+    const page = found.slice(0, Math.max(0, limit));
+    return { pets: page, revisions: page.map((pet) => this.#revisionOf(pet.id)), hasMore: found.length > page.length };
   }
 
   /** The length of each status's list: no scan. */
@@ -115,6 +154,44 @@ export class PetIndex {
       this.#unlistFrom(heldKeys[i]!, held.id);
       insertSorted(this.#listFor(keys[i]!), pet);
     }
+    this.#rename(held, pet, heldKeys, keys);
+  }
+
+  /** The name orders and trigrams follow a change: moved only where the folded name or a list changed. */
+  #rename(held: Pet, pet: Pet, heldKeys: string[], keys: string[]): void {
+    const before = this.#keyOf(held);
+    const after = foldName(pet.name);
+    if (before !== after) {
+      this.#names.remove(heldKeys, held);
+      this.#fold(pet, after);
+      this.#grams.rename(pet.id, before, after);
+      this.#names.add(keys, pet);
+      return;
+    }
+    this.#fold(pet, after);
+    const stays = keys.filter((key, i) => key === heldKeys[i]);
+    this.#names.replace(stays, pet);
+    this.#names.remove(heldKeys.filter((key, i) => key !== keys[i]), held);
+    this.#names.add(keys.filter((key, i) => key !== heldKeys[i]), pet);
+  }
+
+  /** Records the folded name of `pet` (computed unless given) and returns it. */
+  #fold(pet: Pet, folded = foldName(pet.name)): string {
+    this.#keys[pet.id] = folded === pet.name ? undefined : folded;
+    return folded;
+  }
+
+  /** The first fill of an empty index (a start, an import): each list built once, name orders with one sort. */
+  #load(records: readonly StoredPet[]): void {
+    for (const { pet, revision } of records) {
+      this.#byId[pet.id] = pet;
+      if (revision > 1) this.#revisions.set(pet.id, revision);
+      this.#size++;
+      this.#lastId = Math.max(this.#lastId, pet.id);
+      for (const key of listKeys(pet)) insertSorted(this.#listFor(key), pet);
+      this.#grams.add(pet.id, this.#fold(pet));
+    }
+    this.#names.load(this.#lists.get("")!, listKeys);
   }
 
   #unlist(pet: Pet): void {
@@ -136,6 +213,11 @@ export class PetIndex {
   }
 }
 
+function idsAscend(records: readonly StoredPet[]): boolean {
+  for (let i = 1; i < records.length; i++) if (records[i]!.pet.id <= records[i - 1]!.pet.id) return false;
+  return true;
+}
+
 /** A pet as the file holds it: the revision only when past 1, so unchanged pets are written as they are. */
 export function toPetRecord({ pet, revision }: StoredPet): PetRecord {
   return revision === 1 ? pet : { ...pet, revision };
@@ -153,16 +235,4 @@ function listKeys(pet: Pet): string[] {
 function insertSorted(list: Pet[], pet: Pet): void {
   if ((list.at(-1)?.id ?? 0) < pet.id) list.push(pet);
   else list.splice(firstAfter(list, pet.id), 0, pet);
-}
-
-/** Index of the first pet whose id is greater than `afterId` (pets.length when none is). */
-export function firstAfter(pets: readonly { id: number }[], afterId: number): number {
-  let low = 0;
-  let high = pets.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (pets[middle]!.id <= afterId) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
