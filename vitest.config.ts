@@ -6,7 +6,7 @@ import { defineConfig } from "vitest/config";
 const pkg = JSON.parse(readFileSync(new URL("package.json", import.meta.url), "utf8")) as { version: string; license: string };
 
 // Tests that need a real PostgreSQL and Redis, beyond the API suites run over them.
-const ENGINE_TESTS = ["test/scale/**/*.test.ts", "test/limits/redis-*.test.ts", "test/e2e/db-*.test.ts"];
+const ENGINE_TESTS = ["test/scale/**/*.test.ts", "test/store/pet-search-postgres.test.ts", "test/store/name-search-migration.test.ts", "test/limits/redis-*.test.ts", "test/e2e/db-*.test.ts"];
 // Fault suites whose code differs per engine: run over both, as the API suites are.
 const FAULT_TESTS_PER_ENGINE = ["test/fault/security-streams.test.ts"];
 // The slow lane: whole processes (the built CLI, `petstore serve`, crashes and kills), real
@@ -58,7 +58,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "postgres",
-          include: ["test/server/**/*.test.ts", "test/store/pet-store.test.ts", "test/store/pet-changes.test.ts", "test/store/key-store.test.ts", "test/store/idempotency-store.test.ts", ...FAULT_TESTS_PER_ENGINE, ...ENGINE_TESTS],
+          include: ["test/server/**/*.test.ts", "test/store/pet-store.test.ts", "test/store/pet-changes.test.ts", "test/store/pet-search-engines.test.ts", "test/store/key-store.test.ts", "test/store/idempotency-store.test.ts", ...FAULT_TESTS_PER_ENGINE, ...ENGINE_TESTS],
           globalSetup: ["test/helpers/engines-setup.ts"],
           provide: { backend: "postgres" },
         },

@@ -46,7 +46,20 @@ export function compareFolded(a: string, b: string): number {
   return codePointRank(a.charCodeAt(i)) - codePointRank(b.charCodeAt(i));
 }
 
-/** Surrogates (astral code points) after every other unit, keeping their order among themselves. */
+const HIGH_UNITS = /[\ud800-\uffff]/;
+
+/**
+ * A string whose UTF-16 order (`<`) is `folded`'s code point order, for sorting many names with
+ * the engine's own comparison: `folded` itself, unless it has units from U+D800 up.
+ */
+export function codePointSortKey(folded: string): string {
+  if (!HIGH_UNITS.test(folded)) return folded;
+  const ranks = new Array<number>(folded.length);
+  for (let i = 0; i < folded.length; i++) ranks[i] = codePointRank(folded.charCodeAt(i));
+  return String.fromCharCode(...ranks);
+}
+
+/** Surrogates (astral code points) after every other unit, keeping their order among themselves: 0 to 0xffff still. */
 function codePointRank(unit: number): number {
   if (unit < 0xd800) return unit;
   return unit < 0xe000 ? unit + 0x2000 : unit - 0x800;

@@ -3,11 +3,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { foldName } from "../../src/contract/name-search.js";
 import type { Pet, PetStatus } from "../../src/contract/values.js";
 import type { KeyRecord } from "../../src/store/key-store.js";
 import type { WriteEvent } from "../../src/store/lowdb/durable-json-file.js";
 import { openLowdbStore, type LowdbStoreOptions } from "../../src/store/lowdb/open-lowdb-store.js";
 import { openMemoryStore } from "../../src/store/memory/open-memory-store.js";
+import type { ListPetsQuery, PetStore } from "../../src/store/pet-store.js";
 import type { Store } from "../../src/store/store.js";
 import { openPostgresStore } from "../../src/store/postgres/open-postgres-store.js";
 import { freshDatabase, testBackend } from "../helpers/test-backend.js";
@@ -128,4 +130,17 @@ export function keyRecord(id: string, overrides: Partial<KeyRecord> = {}): KeyRe
     lastUsedAt: null,
     ...overrides,
   };
+}
+
+/** Every page of `query`, each started after the last pet of the one before, as a cursor does. */
+export async function allPages(pets: PetStore, query: ListPetsQuery): Promise<number[][]> {
+  const pages: number[][] = [];
+  let after: Pick<ListPetsQuery, "afterId" | "afterName"> = {};
+  for (;;) {
+    const page = await pets.list({ ...query, ...after });
+    pages.push(page.pets.map((pet) => pet.id));
+    const last = page.pets.at(-1);
+    if (!page.hasMore || !last) return pages;
+    after = { afterId: last.id, afterName: foldName(last.name) };
+  }
 }

@@ -6,6 +6,24 @@ const PAD = "\uffff";
 const byId = (a: number, b: number) => a - b;
 
 /**
+ * A trigram as a map key: three units below 1024 (Latin, Greek, Cyrillic and more) packed in one
+ * small integer, which costs no string to make or hash (a million names have some 8 million
+ * trigrams); any other trigram as its string.
+ */
+type Gram = number | string;
+
+function gramAt(text: string, i: number): Gram {
+  const a = text.charCodeAt(i);
+  const b = text.charCodeAt(i + 1);
+  const c = text.charCodeAt(i + 2);
+  return (a | b | c) < 1024 ? (a << 20) | (b << 10) | c : text.slice(i, i + 3);
+}
+
+function gramText(gram: Gram): string {
+  return typeof gram === "string" ? gram : String.fromCharCode(gram >> 20, (gram >> 10) & 1023, gram & 1023);
+}
+
+/**
  * The trigrams of every folded name, each with the ids of the pets whose name has it, in id
  * order. Any text of three characters or more is inside a name only if each of its trigrams is,
  * so the pets of its rarest trigram hold every match; a shorter text is inside some trigram of
@@ -13,45 +31,39 @@ const byId = (a: number, b: number) => a - b;
  * checks each one against the name (with trigram "abc" and "bcd", "abcxbcd" is no match for "abcd").
  */
 export class NameGrams {
-  readonly #ids = new Map<string, ChunkedList<number>>();
+  readonly #ids = new Map<Gram, ChunkedList>();
   // The trigrams that contain each text of one or two characters, for the texts too short to
   // have a trigram of their own.
-  readonly #within = new Map<string, Set<string>>();
+  readonly #within = new Map<string, Set<Gram>>();
 
+  /** Adds the pet under each trigram of its folded name (a trigram that repeats, once). */
   add(id: number, folded: string): void {
-    for (const gram of gramsOf(folded)) this.#listOf(gram).insert(id);
+    if (folded.length < 3) return this.#listOf(padded(folded)).insert(id);
+    for (let i = 0; i + 3 <= folded.length; i++) this.#listOf(gramAt(folded, i)).insert(id);
   }
 
   remove(id: number, folded: string): void {
-    for (const gram of gramsOf(folded)) this.#removeFrom(gram, id);
-  }
-
-  /** A name's change: only the trigrams it loses and gains are touched. */
-  rename(id: number, from: string, to: string): void {
-    if (from === to) return;
-    const before = gramsOf(from);
-    const after = gramsOf(to);
-    for (const gram of before) if (!after.has(gram)) this.#removeFrom(gram, id);
-    for (const gram of after) if (!before.has(gram)) this.#listOf(gram).insert(id);
+    if (folded.length < 3) return this.#removeFrom(padded(folded), id);
+    for (let i = 0; i + 3 <= folded.length; i++) this.#removeFrom(gramAt(folded, i), id);
   }
 
   /**
    * The lists of ids that hold every pet whose folded name contains `text` (itself folded): one
-   * list for three characters or more (empty when a trigram is unknown), the lists of every
+   * list for three characters or more (none when a trigram is unknown), the lists of every
    * trigram around it for fewer. Ids may repeat across lists.
    */
-  candidates(text: string): ChunkedList<number>[] {
+  candidates(text: string): ChunkedList[] {
     if (text.length < 3) return [...(this.#within.get(text) ?? [])].map((gram) => this.#ids.get(gram)!);
-    let rarest: ChunkedList<number> | undefined;
+    let rarest: ChunkedList | undefined;
     for (let i = 0; i + 3 <= text.length; i++) {
-      const ids = this.#ids.get(text.slice(i, i + 3));
+      const ids = this.#ids.get(gramAt(text, i));
       if (!ids) return [];
       if (!rarest || ids.size < rarest.size) rarest = ids;
     }
     return [rarest!];
   }
 
-  #listOf(gram: string): ChunkedList<number> {
+  #listOf(gram: Gram): ChunkedList {
     let ids = this.#ids.get(gram);
     if (ids) return ids;
     this.#ids.set(gram, (ids = new ChunkedList(byId)));
@@ -62,7 +74,8 @@ export class NameGrams {
     }
     return ids;
   }
-  #removeFrom(gram: string, id: number): void {
+
+  #removeFrom(gram: Gram, id: number): void {
     const ids = this.#ids.get(gram);
     if (!ids?.remove(id) || ids.size > 0) return;
     this.#ids.delete(gram);
@@ -74,18 +87,10 @@ export class NameGrams {
   }
 }
 
-/** The distinct trigrams of a folded name (in UTF-16 units); a name shorter than three is padded to one. */
-function gramsOf(folded: string): Set<string> {
-  const grams = new Set<string>();
-  if (folded.length < 3) {
-    if (folded.length > 0) grams.add(folded.padEnd(3, PAD));
-    return grams;
-  }
-  for (let i = 0; i + 3 <= folded.length; i++) grams.add(folded.slice(i, i + 3));
-  return grams;
-}
+const padded = (folded: string) => folded.padEnd(3, PAD);
 
 /** The texts of one and two characters inside a trigram. */
-function partsOf(gram: string): string[] {
-  return [gram[0]!, gram[1]!, gram[2]!, gram.slice(0, 2), gram.slice(1)];
+function partsOf(gram: Gram): string[] {
+  const text = gramText(gram);
+  return [text[0]!, text[1]!, text[2]!, text.slice(0, 2), text.slice(1)];
 }

@@ -28,11 +28,12 @@ export class PetIndex {
   readonly #byId: (Pet | undefined)[] = [];
   readonly #revisions = new Map<number, number>();
   readonly #lists = new Map<string, Pet[]>([["", []]]);
-  // Each pet's folded name, only where it differs from the name itself (a lower-case name folds to itself).
+  // Each pet's folded name, only where it is not simply its name in lower case (an ASCII name's
+  // never is): at a million pets, a string each would cost some 40 MB.
   readonly #keys: (string | undefined)[] = [];
   readonly #grams = new NameGrams();
-  readonly #keyOf = (pet: Pet): string => this.#keys[pet.id] ?? pet.name;
-  readonly #names = new NameOrders(this.#keyOf);
+  readonly #keyOf = (pet: Pet): string => this.#keys[pet.id] ?? pet.name.toLowerCase();
+  readonly #names = new NameOrders((id) => this.#keyOf(this.#byId[id]!));
   #size = 0;
   #lastId = 0;
   #version = takeVersion();
@@ -44,17 +45,18 @@ export class PetIndex {
     if (this.#size === 0 && records.length >= BULK_LOAD && idsAscend(records)) return this.#load(records);
     for (const { pet, revision } of records) {
       const held = this.#byId[pet.id];
+      const folded = foldName(pet.name);
+      const renamed = this.#leave(held, pet, folded);
       this.#byId[pet.id] = pet;
+      this.#keys[pet.id] = folded === pet.name.toLowerCase() ? undefined : folded;
       if (revision > 1) this.#revisions.set(pet.id, revision);
       else this.#revisions.delete(pet.id);
       if (held) this.#relist(held, pet);
       else {
         this.#size++;
         for (const key of listKeys(pet)) insertSorted(this.#listFor(key), pet);
-        const folded = this.#fold(pet);
-        this.#grams.add(pet.id, folded);
-        this.#names.add(listKeys(pet), pet);
       }
+      this.#join(held, pet, folded, renamed);
       this.#lastId = Math.max(this.#lastId, pet.id);
     }
   }
@@ -65,13 +67,14 @@ export class PetIndex {
       const held = this.#byId[id];
       if (!held) continue;
       this.#version = takeVersion();
+      // Out of the name orders while the index still holds the name they are ordered by.
+      this.#names.remove(listKeys(held), id);
+      this.#grams.remove(id, this.#keyOf(held));
       this.#byId[id] = undefined;
+      this.#keys[id] = undefined;
       this.#revisions.delete(id);
       this.#size--;
       this.#unlist(held);
-      this.#names.remove(listKeys(held), held);
-      this.#grams.remove(id, this.#keyOf(held));
-      this.#keys[id] = undefined;
     }
   }
 
@@ -154,44 +157,53 @@ export class PetIndex {
       this.#unlistFrom(heldKeys[i]!, held.id);
       insertSorted(this.#listFor(keys[i]!), pet);
     }
-    this.#rename(held, pet, heldKeys, keys);
   }
 
-  /** The name orders and trigrams follow a change: moved only where the folded name or a list changed. */
-  #rename(held: Pet, pet: Pet, heldKeys: string[], keys: string[]): void {
+  /**
+   * Before `pet` replaces `held`: out of the name orders it leaves (all of them when its folded
+   * name changes) and of its old trigrams, while the index still holds the old name. True when renamed.
+   */
+  #leave(held: Pet | undefined, pet: Pet, folded: string): boolean {
+    if (!held) return false;
     const before = this.#keyOf(held);
-    const after = foldName(pet.name);
-    if (before !== after) {
-      this.#names.remove(heldKeys, held);
-      this.#fold(pet, after);
-      this.#grams.rename(pet.id, before, after);
-      this.#names.add(keys, pet);
+    const heldKeys = listKeys(held);
+    if (before !== folded) {
+      this.#names.remove(heldKeys, held.id);
+      this.#grams.remove(held.id, before);
+      return true;
+    }
+    const keys = listKeys(pet);
+    this.#names.remove(heldKeys.filter((key, i) => key !== keys[i]), held.id);
+    return false;
+  }
+
+  /** Once `pet` is held: into the name orders and trigrams #leave took it out of (all, for a new pet). */
+  #join(held: Pet | undefined, pet: Pet, folded: string, renamed: boolean): void {
+    const keys = listKeys(pet);
+    if (!held || renamed) {
+      this.#names.add(keys, pet.id);
+      this.#grams.add(pet.id, folded);
       return;
     }
-    this.#fold(pet, after);
-    const stays = keys.filter((key, i) => key === heldKeys[i]);
-    this.#names.replace(stays, pet);
-    this.#names.remove(heldKeys.filter((key, i) => key !== keys[i]), held);
-    this.#names.add(keys.filter((key, i) => key !== heldKeys[i]), pet);
-  }
-
-  /** Records the folded name of `pet` (computed unless given) and returns it. */
-  #fold(pet: Pet, folded = foldName(pet.name)): string {
-    this.#keys[pet.id] = folded === pet.name ? undefined : folded;
-    return folded;
+    const heldKeys = listKeys(held);
+    this.#names.add(keys.filter((key, i) => key !== heldKeys[i]), pet.id);
   }
 
   /** The first fill of an empty index (a start, an import): each list built once, name orders with one sort. */
   #load(records: readonly StoredPet[]): void {
+    const folded: string[] = [];
     for (const { pet, revision } of records) {
       this.#byId[pet.id] = pet;
       if (revision > 1) this.#revisions.set(pet.id, revision);
       this.#size++;
       this.#lastId = Math.max(this.#lastId, pet.id);
       for (const key of listKeys(pet)) insertSorted(this.#listFor(key), pet);
-      this.#grams.add(pet.id, this.#fold(pet));
+      const key = foldName(pet.name);
+      if (key !== pet.name.toLowerCase()) this.#keys[pet.id] = key;
+      this.#grams.add(pet.id, key);
+      folded.push(key);
     }
-    this.#names.load(this.#lists.get("")!, listKeys);
+    this.#names.load(this.#lists.get("")!, folded, listKey);
   }
 
   #unlist(pet: Pet): void {
@@ -223,8 +235,10 @@ export function toPetRecord({ pet, revision }: StoredPet): PetRecord {
   return revision === 1 ? pet : { ...pet, revision };
 }
 
+/** "" for all pets, "sold/" for a status, "/3" for a category, "sold/3" for both (no regex: it runs for each pet at a start). */
 function listKey(status: string | undefined, categoryId: number | undefined): string {
-  return `${status ?? ""}/${categoryId ?? ""}`.replace(/^\/$/, "");
+  if (status === undefined) return categoryId === undefined ? "" : `/${categoryId}`;
+  return categoryId === undefined ? `${status}/` : `${status}/${categoryId}`;
 }
 
 function listKeys(pet: Pet): string[] {

@@ -7,8 +7,8 @@ import type { NameGrams } from "./name-grams.js";
 export interface PageSources {
   /** The filter's pets in id order. */
   byId: readonly Pet[];
-  /** The filter's pets in name order; absent when there are none. */
-  byName: ChunkedList<Pet> | undefined;
+  /** The ids of the filter's pets in name order; absent when there are none. */
+  byName: ChunkedList | undefined;
   grams: NameGrams;
   petOf(id: number): Pet | undefined;
   keyOf(pet: Pet): string;
@@ -35,31 +35,35 @@ type Walk<T> = (visit: (item: T) => boolean) => void;
  */
 export function findPets(sources: PageSources, window: PageWindow, text?: string): Pet[] {
   const own = ownOrder(sources, window);
-  if (text === undefined) return collect(own, same, every, window.take)!;
+  if (text === undefined) return collect(own, every, window.take)!;
   const matches = (pet: Pet) => sources.inFilter(pet) && sources.keyOf(pet).includes(text);
   const lists = sources.grams.candidates(text);
   const candidates = lists.reduce((sum, list) => sum + list.size, 0);
   if (lists.length === 1 && !byName(window) && candidates <= sources.byId.length) {
-    return collect(idsWalk(lists[0]!, window), sources.petOf, matches, window.take)!;
+    return collect(petsOf(idsWalk(lists[0]!, window), sources.petOf), matches, window.take)!;
   }
-  return collect(own, same, matches, window.take, candidates) ?? gather(sources, window, lists, matches);
+  return collect(own, matches, window.take, candidates) ?? gather(sources, window, lists, matches);
 }
 
 /** The first `take` pets the walk visits that `accepts`; undefined when it visits more than `budget` first. */
-function collect<T>(walk: Walk<T>, petOf: (item: T) => Pet | undefined, accepts: (pet: Pet) => boolean, take: number, budget = Infinity): Pet[] | undefined {
+function collect(walk: Walk<Pet>, accepts: (pet: Pet) => boolean, take: number, budget = Infinity): Pet[] | undefined {
   const found: Pet[] = [];
   let visits = 0;
-  walk((item) => {
+  walk((pet) => {
     if (++visits > budget) return false;
-    const pet = petOf(item);
-    if (pet && accepts(pet)) found.push(pet);
+    if (accepts(pet)) found.push(pet);
     return found.length < take;
   });
   return visits > budget ? undefined : found;
 }
 
+/** The pets of a walk over ids (every id the index lists is held). */
+function petsOf(walk: Walk<number>, petOf: (id: number) => Pet | undefined): Walk<Pet> {
+  return (visit) => walk((id) => visit(petOf(id)!));
+}
+
 /** Every candidate read, checked and sorted: the page of a rare text. */
-function gather(sources: PageSources, window: PageWindow, lists: ChunkedList<number>[], matches: (pet: Pet) => boolean): Pet[] {
+function gather(sources: PageSources, window: PageWindow, lists: ChunkedList[], matches: (pet: Pet) => boolean): Pet[] {
   const ids = new Set<number>();
   for (const list of lists) list.forward({ chunk: 0, index: 0 }, (id) => (ids.add(id), true));
   const place = placeOf(sources, window);
@@ -81,7 +85,8 @@ function ownOrder(sources: PageSources, window: PageWindow): Walk<Pet> {
     const list = sources.byName;
     if (!list) return () => undefined;
     const place = placeOf(sources, window);
-    return chunkWalk(list, window.afterId === undefined ? undefined : descending ? (pet) => place(pet) < 0 : (pet) => place(pet) <= 0, descending);
+    const at = (id: number) => place(sources.petOf(id)!);
+    return petsOf(chunkWalk(list, window.afterId === undefined ? undefined : descending ? (id) => at(id) < 0 : (id) => at(id) <= 0, descending), sources.petOf);
   }
   const pets = sources.byId;
   const { afterId } = window;
@@ -94,14 +99,14 @@ function ownOrder(sources: PageSources, window: PageWindow): Walk<Pet> {
 }
 
 /** A trigram's ids in the page's (id) order, from its start. */
-function idsWalk(ids: ChunkedList<number>, window: PageWindow): Walk<number> {
+function idsWalk(ids: ChunkedList, window: PageWindow): Walk<number> {
   const { afterId } = window;
   if (!window.sort.startsWith("-")) return chunkWalk(ids, afterId === undefined ? undefined : (id) => id <= afterId, false);
   return chunkWalk(ids, afterId === undefined ? undefined : (id) => id < afterId, true);
 }
 
 /** Ascending: from the first item `before` is false for. Descending: from the last item `before` holds for. */
-function chunkWalk<T>(list: ChunkedList<T>, before: ((item: T) => boolean) | undefined, descending: boolean): Walk<T> {
+function chunkWalk(list: ChunkedList, before: ((id: number) => boolean) | undefined, descending: boolean): Walk<number> {
   if (!descending) return (visit) => list.forward(before ? list.seek(before) : { chunk: 0, index: 0 }, visit);
   return (visit) => list.backward(list.seek(before ?? (() => true)), visit);
 }
@@ -115,7 +120,6 @@ function placeOf(sources: PageSources, window: PageWindow): (pet: Pet) => number
 }
 
 const byName = (window: PageWindow) => window.sort === "name" || window.sort === "-name";
-const same = (pet: Pet) => pet;
 const every = () => true;
 
 /** Index of the first pet whose id is greater than `afterId` (pets.length when none is). */

@@ -6,11 +6,19 @@ import { ORDERS_MIGRATION } from "./orders-migration.js";
 import { KEY_LIFETIMES_MIGRATION } from "./key-lifetimes-migration.js";
 import { KEY_CHANGES_MIGRATION } from "./keys-migration.js";
 import { SPENT_TICKETS_MIGRATION } from "./spent-tickets-migration.js";
+import { NAME_SEARCH_MIGRATION } from "./name-search-migration.js";
 
 export interface Migration {
   version: number;
   description: string;
   sql: string;
+  /** Runs after `sql`, in the same transaction: for a step that needs petstore's own code (folding names). */
+  run?: (client: PoolClient) => Promise<void>;
+  /**
+   * Runs at every migrate once the schema is current, also in the transaction: for what may be
+   * missing even then (an optional extension). Returns a warning when it is still missing.
+   */
+  ensure?: (client: PoolClient) => Promise<string | undefined>;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -80,17 +88,24 @@ export const MIGRATIONS: readonly Migration[] = [
   KEY_LIFETIMES_MIGRATION,
   KEY_CHANGES_MIGRATION,
   SPENT_TICKETS_MIGRATION,
+  NAME_SEARCH_MIGRATION,
 ];
 
 // Any constant works, as long as every petstore uses the same one: pg_advisory_xact_lock
 // makes a second instance starting at the same moment wait instead of racing the DDL.
 const MIGRATION_LOCK = 7_365_201_101;
 
+export interface MigrateOptions {
+  migrations?: readonly Migration[];
+  /** Told what the schema still lacks once current (see Migration.ensure). */
+  warn?: (message: string) => void;
+}
+
 /**
  * Brings the schema up to the newest version; safe to call from several instances at once.
  * Returns the versions it applied (empty when the schema was current).
  */
-export async function migrate(pool: Pool, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+export async function migrate(pool: Pool, { migrations = MIGRATIONS, warn }: MigrateOptions = {}): Promise<number[]> {
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
@@ -104,10 +119,15 @@ export async function migrate(pool: Pool, migrations: readonly Migration[] = MIG
     const pending = migrations.filter((migration) => !applied.has(migration.version));
     for (const migration of pending) {
       await client.query(migration.sql);
+      await migration.run?.(client);
       await client.query("INSERT INTO schema_migrations (version, description) VALUES ($1, $2)", [
         migration.version,
         migration.description,
       ]);
+    }
+    for (const migration of migrations) {
+      const warning = await migration.ensure?.(client);
+      if (warning !== undefined) warn?.(warning);
     }
     await client.query("COMMIT");
     return pending.map((migration) => migration.version);

@@ -52,7 +52,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   // process. Its next statement fails instead (a 503), and the pool drops it at release.
   pool.on("connect", (client) => client.on("error", () => undefined));
   try {
-    await migrate(pool);
+    await migrate(pool, { warn: options.warn });
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw new Error(`cannot open the PostgreSQL database ${database}: ${messageOf(error)}`, { cause: error });

@@ -6,6 +6,7 @@ import { redactUrl } from "../../support/http-url.js";
 import type { IdempotencyRecord } from "../idempotency-store.js";
 import { STORE_DATA_VERSION, type StoreData } from "../indexed/store-state.js";
 import type { OrderRecord } from "../indexed/order-records.js";
+import { foldName } from "../../contract/name-search.js";
 import { migrate } from "./migrations.js";
 import { runTransaction } from "./transaction.js";
 import { KEY_COLUMNS, KEY_PLACEHOLDERS, keyValues, toKeyRecord, toStoredPet, type KeyRow, type PetRow } from "./rows.js";
@@ -68,9 +69,9 @@ export async function writePostgresData(url: string, data: StoreData): Promise<v
     );
     if (rows[0]?.held) throw new Error("the database is not empty: import only into a new or empty store");
     await client.query(
-      `INSERT INTO pets (id, name, category_id, status, revision) OVERRIDING SYSTEM VALUE
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::int[])`,
-      [data.pets.map((p) => p.id), data.pets.map((p) => p.name), data.pets.map((p) => p.categoryId), data.pets.map((p) => p.status), data.pets.map((p) => p.revision ?? 1)],
+      `INSERT INTO pets (id, name, category_id, status, revision, name_key) OVERRIDING SYSTEM VALUE
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::text[])`,
+      [data.pets.map((p) => p.id), data.pets.map((p) => p.name), data.pets.map((p) => p.categoryId), data.pets.map((p) => p.status), data.pets.map((p) => p.revision ?? 1), data.pets.map((p) => foldName(p.name))],
     );
     for (const key of data.keys) await client.query(`INSERT INTO api_keys (${KEY_COLUMNS}) VALUES (${KEY_PLACEHOLDERS})`, keyValues(key));
     await client.query(

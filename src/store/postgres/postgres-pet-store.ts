@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import type { Pool, PoolClient } from "pg";
 import { wasChecked } from "../../contract/checked-input.js";
+import { DEFAULT_PET_SORT, foldName } from "../../contract/name-search.js";
 import { NewPetSchema } from "../../contract/schemas.js";
 import { PET_STATUSES, type NewPet, type Pet, type PetStatus } from "../../contract/values.js";
 import { firstIssue } from "../indexed/records.js";
@@ -106,14 +107,14 @@ export class PostgresPetStore implements PetStore {
     const { name = null, categoryId = null, status = null } = patch;
     const { rows } = await storageCall(this.#database, () =>
       this.#pool.query<PetRow>(
-        `UPDATE pets SET name = COALESCE($2, name), category_id = COALESCE($3, category_id),
+        `UPDATE pets SET name = COALESCE($2, name), name_key = COALESCE($6, name_key), category_id = COALESCE($3, category_id),
                 status = COALESCE($4, status), revision = revision + 1
           WHERE id = $1 AND ($5::integer IS NULL OR revision = $5)
             AND ($4::text IS NULL OR $4 = status OR open_order_id IS NULL)
             AND (name, category_id, status) IS DISTINCT FROM
                 (COALESCE($2, name), COALESCE($3::bigint, category_id), COALESCE($4, status))
           RETURNING ${PET_COLUMNS}`,
-        [id, name, categoryId, status, options.ifRevision ?? null],
+        [id, name, categoryId, status, options.ifRevision ?? null, name === null ? null : foldName(name)],
       ),
     );
     if (rows[0]) return { outcome: "updated", stored: toStoredPet(rows[0]) };
@@ -189,12 +190,12 @@ export class PostgresPetStore implements PetStore {
   async #insert(inputs: Required<NewPet>[], client: Pool | PoolClient = this.#pool): Promise<Pet[]> {
     const { rows } = await storageCall(this.#database, () =>
       client.query<PetRow>(
-        `INSERT INTO pets (name, category_id, status)
-         SELECT name, category_id, status
-           FROM unnest($1::text[], $2::bigint[], $3::text[]) WITH ORDINALITY AS new (name, category_id, status, ord)
+        `INSERT INTO pets (name, category_id, status, name_key)
+         SELECT name, category_id, status, name_key
+           FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[]) WITH ORDINALITY AS new (name, category_id, status, name_key, ord)
           ORDER BY ord
          RETURNING ${PET_COLUMNS}`,
-        [inputs.map((pet) => pet.name), inputs.map((pet) => pet.categoryId), inputs.map((pet) => pet.status)],
+        [inputs.map((pet) => pet.name), inputs.map((pet) => pet.categoryId), inputs.map((pet) => pet.status), inputs.map((pet) => foldName(pet.name))],
       ),
     );
     return rows.map(toPet).sort((a, b) => a.id - b.id);
@@ -247,18 +248,46 @@ export class PostgresPetStore implements PetStore {
 const PetPatchCheck = NewPetSchema.partial();
 
 /**
- * The SELECT of a page: each filter combination has its own index ((status, id), (category_id,
- * id), (status, category_id, id), or the primary key), so a page reads only pets in its filter.
+ * The SELECT of a page: each filter combination has its own index in id order ((status, id),
+ * (category_id, id), (status, category_id, id), or the primary key) and in name order (the same
+ * with name_key before id), so a page reads only pets in its filter, in its order, from its
+ * cursor. A text is `name_key LIKE`, answered from the pg_trgm index of name_key.
  */
-function listQuery(query: ListPetsQuery, fetch: number): { name: string; text: string; values: unknown[] } {
+function listQuery(query: ListPetsQuery, fetch: number): { name?: string; text: string; values: unknown[] } {
+  const sort = query.sort ?? DEFAULT_PET_SORT;
   const conditions: string[] = [];
   const values: unknown[] = [];
   if (query.status !== undefined) conditions.push(`status = $${values.push(query.status)}`);
   if (query.categoryId !== undefined) conditions.push(`category_id = $${values.push(query.categoryId)}`);
-  conditions.push(`id > $${values.push(query.afterId ?? 0)}`);
+  if (query.search !== undefined) conditions.push(`name_key LIKE $${values.push(`%${escapeLike(foldName(query.search))}%`)}`);
+  const position = positionOf(sort, query, values);
+  if (position !== undefined) conditions.push(position);
   const limit = `$${values.push(fetch)}`;
+  const text = `SELECT ${PET_COLUMNS} FROM pets WHERE ${conditions.join(" AND ") || "true"} ORDER BY ${ORDER[sort]} LIMIT ${limit}`;
   // A named statement is parsed once per connection and then only bound and run: the listing is
-  // the busiest query, and its four shapes are named by the filters they have.
-  const name = `list-pets-${query.status === undefined ? "" : "s"}${query.categoryId === undefined ? "" : "c"}`;
-  return { name, text: `SELECT ${PET_COLUMNS} FROM pets WHERE ${conditions.join(" AND ")} ORDER BY id LIMIT ${limit}`, values };
+  // the busiest query, and its shapes are named by the filters they have. A text search is left
+  // unnamed, so that each is planned with its own text: a rare one reads the trigram index, a
+  // common one may walk the order it is sorted in.
+  if (query.search !== undefined) return { text, values };
+  const filters = `${query.status === undefined ? "" : "s"}${query.categoryId === undefined ? "" : "c"}`;
+  const shape = sort === "id" ? "" : `-${SORT_NAMES[sort]}${position === undefined ? "" : "-after"}`;
+  return { name: `list-pets-${filters}${shape}`, text, values };
+}
+
+const ORDER = { id: "id", "-id": "id DESC", name: "name_key, id", "-name": "name_key DESC, id DESC" } as const;
+const SORT_NAMES = { id: "id", "-id": "id-desc", name: "name", "-name": "name-desc" } as const;
+
+/** The cursor's condition: past (name_key, id) in name order, past the id otherwise. */
+function positionOf(sort: keyof typeof ORDER, query: ListPetsQuery, values: unknown[]): string | undefined {
+  if (sort === "id") return `id > $${values.push(query.afterId ?? 0)}`;
+  if (query.afterId === undefined) return undefined;
+  if (sort === "-id") return `id < $${values.push(query.afterId)}`;
+  const key = `$${values.push(query.afterName ?? "")}::text COLLATE "C"`;
+  const id = `$${values.push(query.afterId)}`;
+  return sort === "name" ? `(name_key, id) > (${key}, ${id})` : `(name_key, id) < (${key}, ${id})`;
+}
+
+/** `text` matched literally by LIKE: its wildcards % and _, and its escape character (backslash), escaped. */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, "\\$&");
 }
