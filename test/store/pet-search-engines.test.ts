@@ -78,4 +78,19 @@ describe.each(ENGINES)("PetStore search and sort ($name)", ({ open }) => {
     expect((await store.pets.list({ search: "ab", limit: 10 })).pets).toEqual([]);
     await store.close();
   });
+
+  it("pages by name while pets are renamed: the renamed may move, every other pet comes once", async () => {
+    const store = await open();
+    const [ann, bob, , dan] = await addAll(store, ["Ann", "Bob", "Cid", "Dan", "Eve"].map((name) => ({ name })));
+    const first = await store.pets.list({ sort: "name", limit: 2 });
+    expect(first.pets.map((pet) => pet.name)).toEqual(["Ann", "Bob"]);
+    // Ann moves past the cursor (seen again), Dan behind it (not seen), a new pet comes in ahead of it.
+    await store.pets.update(ann!.id, { name: "Zoe" });
+    await store.pets.update(dan!.id, { name: "Abe" });
+    await store.pets.create({ name: "Cat", categoryId: 1, status: "available" });
+    const rest = await allPages(store.pets, { sort: "name", limit: 2, afterId: bob!.id, afterName: "bob" });
+    const names = async (ids: number[]) => Promise.all(ids.map(async (id) => (await store.pets.get(id))!.pet.name));
+    expect(await names(rest.flat())).toEqual(["Cat", "Cid", "Eve", "Zoe"]);
+    await store.close();
+  });
 });
