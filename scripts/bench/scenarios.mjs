@@ -17,6 +17,7 @@ import { eventsRows } from "./events.mjs";
 import { millionRows } from "./million.mjs";
 import { compressionRow, compressionTargets } from "./compression.mjs";
 import { postgresRows, postgresTarget, startPostgresPetstore, warmPostgres } from "./postgres.mjs";
+import { searchRows } from "./search.mjs";
 
 const LIST = "/v1/pets?limit=20";
 const SOLD = "/v1/pets?status=sold&limit=100";
@@ -67,7 +68,11 @@ export async function runScenarios({ root, work, plan, log }) {
     log(`1M pets scenario failed: ${error.stack ?? error}`);
     return [row({ id: "3", scenario: "1M pets", figure: NaN, unit: "", problem: `failed: ${error.message}` })];
   });
-  return { rows: [...rowsOf({ get, jsonServerPost, post10k, big, limiter }), ...million, metricsRow, ...store, ...clientRssRows(clientRss), ...clientJqRows(jq), ...events], runs: ctx.runs };
+  const search = await searchRows(ctx, join(work, SERVE_CONFIG)).catch((error) => {
+    log(`search rows failed: ${error.stack ?? error}`);
+    return [row({ id: "9", scenario: "finding pets", figure: NaN, unit: "", problem: `failed: ${error.message}` })];
+  });
+  return { rows: [...rowsOf({ get, jsonServerPost, post10k, big, limiter }), ...million, metricsRow, ...store, ...clientRssRows(clientRss), ...clientJqRows(jq), ...events, ...search], runs: ctx.runs };
 }
 
 /**

@@ -6,14 +6,16 @@ import { Pool } from "undici";
 /**
  * `connections` keep-alive connections, each sending the next GET as soon as the last answer is
  * read, for `seconds`; returns the p50 and p99 in ms (fractional) and whether every answer was
- * `expect`.
+ * `expect`. With `paths`, the GETs take them in turn (pages a cache must not answer) instead of
+ * `url`'s own.
  *
  * @example await sampleLatency({ url, headers, connections: 10, seconds: 5, expect: 200 })
  */
-export async function sampleLatency({ url, headers = {}, connections = 10, seconds, expect }) {
+export async function sampleLatency({ url, paths, headers = {}, connections = 10, seconds, expect }) {
   const target = new URL(url);
   const pool = new Pool(target.origin, { connections, pipelining: 1 });
-  const path = target.pathname + target.search;
+  let turn = 0;
+  const nextPath = paths === undefined ? () => target.pathname + target.search : () => paths[turn++ % paths.length];
   const times = [];
   let unexpected = 0;
   const statuses = {};
@@ -23,7 +25,7 @@ export async function sampleLatency({ url, headers = {}, connections = 10, secon
     while (performance.now() < until) {
       const started = performance.now();
       try {
-        const response = await pool.request({ method: "GET", path, headers });
+        const response = await pool.request({ method: "GET", path: nextPath(), headers });
         await response.body.dump();
         times.push(performance.now() - started);
         statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1;

@@ -16,18 +16,20 @@ export const SECRETS = {
   unknown: "ps_bench_unknown_000000000000000000000000000",
 };
 
-/** Pets 1..count; a third of them of each status, so `status=sold` pages are a third of the store. */
-export function makePets(count) {
+const petN = (id) => `Pet ${id}`;
+
+/** Pets 1..count, named by `nameOf(id)`; a third of them of each status, so `status=sold` pages are a third of the store. */
+export function makePets(count, nameOf = petN) {
   const pets = new Array(count);
   for (let i = 0; i < count; i++) {
     const id = i + 1;
-    pets[i] = { id, name: `Pet ${id}`, categoryId: (id % 10) + 1, status: STATUSES[id % 3] };
+    pets[i] = { id, name: nameOf(id), categoryId: (id % 10) + 1, status: STATUSES[id % 3] };
   }
   return pets;
 }
 
-/** Writes a petstore db file: `count` pets, an admin key, the load key and an exhausted key. */
-export async function writePetstoreDb(path, count) {
+/** Writes a petstore db file: `count` pets (named by `nameOf`), an admin key, the load key and an exhausted key. */
+export async function writePetstoreDb(path, count, nameOf = petN) {
   const createdAt = new Date().toISOString();
   const key = (id, secret, fields) => ({
     id,
@@ -48,7 +50,7 @@ export async function writePetstoreDb(path, count) {
       limits: { perMinute: 1, perDay: 1 },
     }),
   ];
-  await writeFile(path, JSON.stringify({ version: 1, nextPetId: count + 1, pets: makePets(count), keys }));
+  await writeFile(path, JSON.stringify({ version: 1, nextPetId: count + 1, pets: makePets(count, nameOf), keys }));
 }
 
 /** Writes a json-server 0.17 db file with the same pets. */
