@@ -1,6 +1,7 @@
 // Every pet matching the filters, a page at a time, for the commands that stream (`pets export`,
 // `pets list --all --json`): each page is printed and dropped before the next is asked for, so
 // memory stays that of one page however large the store.
+import type { PetSort } from "../../contract/name-search.js";
 import { LIST_LIMIT_MAX, type Pet, type PetStatus } from "../../contract/values.js";
 import type { ApiClient } from "../http.js";
 import { petsOf } from "./answer-shape.js";
@@ -9,6 +10,9 @@ import { linkWithRel } from "./link-header.js";
 export interface PetFilters {
   status?: PetStatus;
   categoryId?: number;
+  /** `q`: only pets whose name contains this text. */
+  q?: string;
+  sort?: PetSort;
 }
 
 export async function* petPages(api: ApiClient, filters: PetFilters): AsyncGenerator<Pet[]> {

@@ -19,7 +19,7 @@ export interface GetOptions {
 export function getCommand(ctx: CliContext): Command {
   const command = new Command("get")
     .description(
-      "Print one pet by id. The server marks this call deprecated: a notice says so once a day " +
+      "Print one pet by id. The server marks this call deprecated (find pets with `pets list --search <name>`): a notice says so once a day " +
         "(PETSTORE_NO_DEPRECATION_NOTICE=1 or `petstore config set deprecation-notices off` silence it)",
     )
     .argument("<id>", "the pet's id, a positive integer")

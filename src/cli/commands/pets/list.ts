@@ -1,5 +1,6 @@
 import { Command, Option } from "commander";
-import { LIST_LIMIT_MAX, PET_STATUSES, type Pet, type PetStatus } from "../../../contract/values.js";
+import { PET_SORTS, SEARCH_MAX_LENGTH, type PetSort } from "../../../contract/name-search.js";
+import { characterCount, LIST_LIMIT_MAX, PET_STATUSES, type Pet, type PetStatus } from "../../../contract/values.js";
 import { withClient, type CliContext } from "../../context.js";
 import type { ApiClient, ApiResponse } from "../../http.js";
 import { UsageError } from "../../errors.js";
@@ -20,6 +21,8 @@ import { PET_FIELDS } from "../../output/record-fields.js";
 interface ListFlags {
   status?: PetStatus;
   category?: string;
+  search?: string;
+  sort?: PetSort;
   limit?: string;
   all?: boolean;
 }
@@ -31,6 +34,9 @@ export interface ListOptions {
   settings: Settings;
   status?: PetStatus;
   categoryId?: number;
+  /** Only pets whose name contains this, compared case-insensitively by the server (`q`). */
+  search?: string;
+  sort?: PetSort;
   /** How many pets are wanted, fetched in pages of up to 100; every pet when undefined (--all). */
   limit: number | undefined;
 }
@@ -41,14 +47,17 @@ export function listCommand(ctx: CliContext): Command {
     .description("List pets: a table on a terminal, tab-separated lines when piped, JSON with --json")
     .addOption(new Option("--status <status>", "only pets with this status").choices(PET_STATUSES))
     .option("--category <id>", "only pets of this category (combines with --status)")
+    .option("--search <text>", "only pets whose name contains this text, in any case")
+    .addOption(new Option("--sort <order>", "order by id or name; -id and -name reverse").choices(PET_SORTS))
     .option("-L, --limit <n>", `how many pets to print (default ${DEFAULT_LIST_LIMIT}), fetched ${LIST_LIMIT_MAX} a page`)
     .option("--all", "every pet, however many pages that takes")
     .action(async (flags: ListFlags, self: Command) => {
       if (flags.all === true && flags.limit !== undefined) throw new UsageError("--all and --limit say different things: give one");
       const limit = flags.all === true ? undefined : integerFlag("--limit", flags.limit, DEFAULT_LIST_LIMIT, 1, Number.MAX_SAFE_INTEGER);
       const categoryId = flags.category === undefined ? undefined : idValue("--category", flags.category);
+      const search = searchFlag(flags.search);
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
-      printOutcome(await runList({ settings, status: flags.status, categoryId, limit }, ctx), ctx, settings);
+      printOutcome(await runList({ settings, status: flags.status, categoryId, search, sort: flags.sort, limit }, ctx), ctx, settings);
     });
   takesGlobalOptions(command, [...API_GLOBALS, "pager"]);
   addJsonFields(command, PET_FIELDS);
@@ -57,6 +66,7 @@ export function listCommand(ctx: CliContext): Command {
     "petstore pets list --status available",
     "petstore pets list --limit 250",
     "petstore pets list --category 3 --status sold",
+    "petstore pets list --search rex --sort name",
     "petstore pets list --all --json > pets.json",
     "petstore pets list --all | cut -f2        # names only",
   );
@@ -93,7 +103,7 @@ async function fetchPets(api: ApiClient, options: ListOptions, progress: Progres
   const pets: Pet[] = [];
   const seen = new Set<string>();
   let target: string | undefined = "/pets";
-  let query: Record<string, string | number | undefined> | undefined = { status: options.status, categoryId: options.categoryId, limit: pageSize(wanted) };
+  let query: Record<string, string | number | undefined> | undefined = { ...filtersOf(options), limit: pageSize(wanted) };
   for (let page = 1; target !== undefined; page++) {
     const response: ApiResponse<unknown> = await api.request("GET", target, { query });
     pets.push(...petsOf(response));
@@ -107,6 +117,18 @@ async function fetchPets(api: ApiClient, options: ListOptions, progress: Progres
     query = undefined;
   }
   return { pets, more: false };
+}
+
+/** The query parameters the options ask for, under the names the server takes. */
+function filtersOf({ status, categoryId, search, sort }: ListOptions) {
+  return { status, categoryId, q: search, sort };
+}
+
+/** As the server checks `q`: any text but an empty one, up to its length in characters (code points). */
+function searchFlag(value: string | undefined): string | undefined {
+  if (value === "") throw new UsageError("--search must not be empty");
+  if (value !== undefined && characterCount(value) > SEARCH_MAX_LENGTH) throw new UsageError(`--search must be at most ${SEARCH_MAX_LENGTH} characters`);
+  return value;
 }
 
 function pageSize(remaining: number): number {
@@ -129,7 +151,7 @@ async function streamAll(options: ListOptions, ctx: CliContext): Promise<Outcome
   const { jsonArrayWriter } = await import("../../output/json-stream.js");
   const writer = jsonArrayWriter(ctx.io.stdout);
   await withClient(ctx, options.settings, async (api) => {
-    for await (const page of petPages(api, { status: options.status, categoryId: options.categoryId })) writer.write(page);
+    for await (const page of petPages(api, filtersOf(options))) writer.write(page);
   });
   writer.end();
   return { kind: "done" };
