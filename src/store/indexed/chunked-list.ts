@@ -60,6 +60,12 @@ export class ChunkedList {
     this.#insertAt(chunk, index, id);
   }
 
+  /** Adds `id`, which must come after every id held or be the last one (then nothing): a load in order, no comparison. */
+  push(id: number): void {
+    const last = this.#chunks[this.#chunks.length - 1];
+    if (last === undefined || last.ids[last.length - 1] !== id) this.#append(last, id);
+  }
+
   /** Removes `id`; false when it is not held. */
   remove(id: number): boolean {
     const { chunk, index } = this.seek((held) => this.#compare(held, id) < 0);

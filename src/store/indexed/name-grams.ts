@@ -42,6 +42,12 @@ export class NameGrams {
     for (let i = 0; i + 3 <= folded.length; i++) this.#listOf(gramAt(folded, i)).insert(id);
   }
 
+  /** As add, for ids given in ascending order (a load): each id is appended, not placed. */
+  push(id: number, folded: string): void {
+    if (folded.length < 3) return this.#listOf(padded(folded)).push(id);
+    for (let i = 0; i + 3 <= folded.length; i++) this.#listOf(gramAt(folded, i)).push(id);
+  }
+
   remove(id: number, folded: string): void {
     if (folded.length < 3) return this.#removeFrom(padded(folded), id);
     for (let i = 0; i + 3 <= folded.length; i++) this.#removeFrom(gramAt(folded, i), id);

@@ -200,7 +200,7 @@ export class PetIndex {
       for (const key of listKeys(pet)) insertSorted(this.#listFor(key), pet);
       const key = foldName(pet.name);
       if (key !== pet.name.toLowerCase()) this.#keys[pet.id] = key;
-      this.#grams.add(pet.id, key);
+      this.#grams.push(pet.id, key);
       folded.push(key);
     }
     this.#names.load(this.#lists.get("")!, folded, listKey);
