@@ -25,6 +25,13 @@ export const CONDITION_MAX_LENGTH = 1024;
 /** The longest cursor the server writes into a Link (base64url); a longer one is no cursor of ours. */
 export const CURSOR_MAX_LENGTH = 32;
 
+/**
+ * The longest cursor of a listing of pets: one in name order carries the last pet's folded name.
+ * A name has at most 200 characters and a character folds to at most 12 UTF-8 bytes (U+1D160 to
+ * 3 code points of 4), so with its mark, id and separator a cursor holds at most 2,418 bytes.
+ */
+export const PET_CURSOR_MAX_LENGTH = Math.ceil(((200 * 12 + 18) * 4) / 3);
+
 /** The longest `types` of GET /v1/events: every type twice over, with spaces; 400 beyond. */
 export const EVENT_TYPES_MAX_LENGTH = 256;
 

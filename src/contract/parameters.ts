@@ -7,9 +7,11 @@ import * as z from "zod";
 import { safeEcho } from "../support/safe-echo.js";
 import { componentRef } from "./components.js";
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN } from "./constants.js";
-import { decodeCursor } from "./cursor.js";
+import { decodeCursor, decodePetCursor } from "./cursor.js";
 import { EVENT_TYPES, isEventType, type EventType } from "./events.js";
-import { CONDITION_MAX_LENGTH, CURSOR_MAX_LENGTH, EVENT_TYPES_MAX_LENGTH, IDEMPOTENCY_KEY_MAX_LENGTH } from "./limits.js";
+import { CONDITION_MAX_LENGTH, CURSOR_MAX_LENGTH, EVENT_TYPES_MAX_LENGTH, IDEMPOTENCY_KEY_MAX_LENGTH, PET_CURSOR_MAX_LENGTH } from "./limits.js";
+import { characterCount } from "./constants.js";
+import { PET_SORTS, SEARCH_MAX_LENGTH } from "./name-search.js";
 
 type Issue = { input?: unknown };
 const got = (issue: Issue) => `got "${safeEcho(String(issue.input))}"`;
@@ -40,18 +42,39 @@ export const pageLimit = () =>
 
 const NOT_OUR_CURSOR = "is not a cursor this server issued; follow the Link header of the previous page";
 
-/** A cursor as the server wrote it into a Link; gives the id the page starts after. */
-export const pageCursor = () =>
+/** Cursor text of at most `maxLength`, read by `decode`; anything it refuses is no cursor of ours. */
+const cursorOf = <T>(maxLength: number, decode: (text: string) => T | undefined) =>
   z
     .string({ error: NOT_OUR_CURSOR })
     .min(1, { error: NOT_OUR_CURSOR })
-    .max(CURSOR_MAX_LENGTH, { error: NOT_OUR_CURSOR })
+    .max(maxLength, { error: NOT_OUR_CURSOR })
     .regex(/^[A-Za-z0-9_-]+$/, { error: NOT_OUR_CURSOR })
     .transform((text, ctx) => {
-      const afterId = decodeCursor(text);
-      if (afterId === undefined) ctx.issues.push({ code: "custom", message: NOT_OUR_CURSOR, input: text });
-      return afterId ?? z.NEVER;
+      const position = decode(text);
+      if (position === undefined) ctx.issues.push({ code: "custom", message: NOT_OUR_CURSOR, input: text });
+      return position ?? z.NEVER;
     });
+
+/** A cursor as the server wrote it into a Link; gives the id the page starts after. */
+export const pageCursor = () => cursorOf(CURSOR_MAX_LENGTH, decodeCursor);
+
+/** A cursor of a listing of pets, in any of its orders: gives the order and the place the page starts after. */
+export const petPageCursor = () => cursorOf(PET_CURSOR_MAX_LENGTH, decodePetCursor);
+
+/** `q`: text to look for, 1 to 200 characters (code points) as sent; compared folded (name-search.ts). */
+export const searchText = () =>
+  z
+    .string()
+    .min(1, { error: "must not be empty: leave q out to list every pet" })
+    // length counts UTF-16 units, never fewer than code points: most texts stop there.
+    .refine((text) => text.length <= SEARCH_MAX_LENGTH || characterCount(text) <= SEARCH_MAX_LENGTH, {
+      error: (issue) => `must be at most ${SEARCH_MAX_LENGTH} characters, got ${characterCount(String(issue.input))}`,
+    })
+    .meta({ minLength: 1, maxLength: SEARCH_MAX_LENGTH });
+
+/** `sort`: one of a listing's orders; a leading `-` reverses. */
+export const petSort = () =>
+  z.enum(PET_SORTS, { error: (issue) => `must be one of ${PET_SORTS.join(", ")}, ${got(issue)}` }).meta({ default: "id" });
 
 /** A status filter: one of a component enum's values (PetStatus), documented by reference to it. */
 export const statusFilter = <T extends Readonly<Record<string, string>>>(statuses: z.ZodEnum<T>) => {

@@ -26,13 +26,15 @@ export interface MemoryAppOptions {
   now?: () => number;
   /** Each key's limits: 1,000 a minute and a day for every key when absent. */
   limitsOf?: (key: KeyRecord) => KeyLimits;
+  /** Another engine's store (test/store/support.ts ENGINES) in place of a fresh memory one. */
+  open?: () => Promise<Store>;
 }
 
 export const MEMORY_APP_NOW = Date.UTC(2026, 10, 22, 12);
 
 /** createApp over a fresh memory store; keys get 1,000 requests a minute and a day unless `limitsOf` says. */
 export async function memoryApp(options: MemoryAppOptions): Promise<{ app: H3; store: Store }> {
-  const store = await openMemoryStore();
+  const store = await (options.open ?? openMemoryStore)();
   const now = options.now ?? (() => MEMORY_APP_NOW);
   const app = createApp({
     pets: options.pets ? options.pets(store.pets) : store.pets,

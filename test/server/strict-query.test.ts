@@ -41,7 +41,7 @@ describe("an unknown query parameter", () => {
 
   it.each([
     ["GET", "/v1/pets/1?x=1", "x is not a known query parameter (this operation takes none)"],
-    ["GET", "/v1/pets?x=1", "x is not a known query parameter (known: limit, status, categoryId, cursor)"],
+    ["GET", "/v1/pets?x=1", "x is not a known query parameter (known: limit, status, categoryId, q, sort, cursor)"],
     ["GET", "/v1/events?x=1", "x is not a known query parameter (known: types, lastEventId, ticket)"],
     ["GET", "/v1/pets/1?lastEventId=1", "lastEventId is not a known query parameter (this operation takes none)"],
     ["GET", "/v1/events?types=pet.created&types=pet.deleted", "types must be given at most once"],

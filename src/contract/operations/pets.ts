@@ -1,7 +1,7 @@
 // The Pets tag: its operations, their parameters and answers. Handlers: src/server/routes/pets.ts.
 import { componentRef } from "../components.js";
 import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET_HTTP_DATE } from "../constants.js";
-import { entityTags, pageCursor, pageLimit, positiveId, statusFilter } from "../parameters.js";
+import { entityTags, pageLimit, petPageCursor, petSort, positiveId, searchText, statusFilter } from "../parameters.js";
 import type { RouteEntry } from "../route-types.js";
 import { NewPetSchema, PetPatchSchema, PetSchema, PetsSchema, PetStatusSchema } from "../schemas.js";
 import { IDEMPOTENCY_ERRORS, IDEMPOTENCY_KEY, IF_NONE_MATCH, MERGE_PATCH_MEDIA_TYPES } from "./shared.js";
@@ -23,7 +23,15 @@ export const PET_ROUTES = [
         limit: pageLimit().describe("Maximum number of pets to return."),
         status: statusFilter(PetStatusSchema).describe("Only pets with this status."),
         categoryId: positiveId().describe("Only pets of this category; combines with status."),
-        cursor: pageCursor().describe("Opaque: take it from the `Link` of the previous page."),
+        q: searchText().describe(
+          "Only pets whose name contains this text, in any case: both are compared NFC-normalised and case-folded, so `ÉMILE` finds `émile` (accents still count). Combines with the other filters.",
+        ),
+        sort: petSort().describe(
+          "The page's order: `id` (the default) or `name` (folded as for `q`, by code point, then by id); a leading `-` reverses.",
+        ),
+        cursor: petPageCursor().describe(
+          "Opaque: take it from the `Link` of the previous page. A cursor goes with the order it was made in (400 invalid_parameter in another).",
+        ),
       },
       headers: { "If-None-Match": IF_NONE_MATCH },
     },
@@ -31,7 +39,9 @@ export const PET_ROUTES = [
       tag: "pets",
       summary: "List pets, a page at a time",
       description:
-        "Pets ordered by id, filtered by status and/or category. When more follow, `Link` carries the URL of the next page, with the same filters.",
+        "Pets ordered by id (or as `sort` says), filtered by status, category and/or a text in the name (`q`). " +
+        "When more follow, `Link` carries the URL of the next page, with the same filters and order; the cursor holds the last pet's place, " +
+        "so a pet that exists throughout the walk, keeping what it is filtered and ordered by, comes exactly once while others are added, changed or removed.",
       success: { status: 200, description: "A page of pets.", schema: componentRef(PetsSchema), headers: ["Link-Next", "ETag"], notModified: true },
           },
   },

@@ -20,13 +20,13 @@ export function orderEtag({ order, revision }: StoredOrder): string {
 
 /**
  * The tag of a page, from what determines its bytes: each pet's id and revision (ids are never
- * reused and a revision grows with every change, so they name the content exactly) and the id the
- * next page starts after, if one follows; the rest of the Link comes from the request URL, which
+ * reused and a revision grows with every change, so they name the content exactly) and the cursor
+ * of the next page, if one follows; the rest of the Link comes from the request URL, which
  * the tag goes with.
  * Digesting these rather than the serialised page keeps a 304 from serialising the page at all.
  */
-export function pageEtag(page: { pets: readonly { id: number }[]; revisions: readonly number[] }, nextAfter: number | null): string {
-  let text = nextAfter === null ? "" : `next ${nextAfter}`;
+export function pageEtag(page: { pets: readonly { id: number }[]; revisions: readonly number[] }, nextCursor: string | null): string {
+  let text = nextCursor === null ? "" : `next ${nextCursor}`;
   for (let i = 0; i < page.pets.length; i++) text += `,${page.pets[i]!.id}.${page.revisions[i]}`;
   // One-shot hash: this runs on every listing, and a Hash object costs about three times as much.
   const digest = hash("sha256", text, "base64url");

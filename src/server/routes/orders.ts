@@ -14,6 +14,7 @@ import type { IdempotentCreates } from "../idempotency/idempotent-creates.js";
 import { linkBase } from "../internal/public-url.js";
 import { ifMatchRevisions, noneMatchFailed, noneMatchFails, noneMatchHits, orderEtag } from "../internal/etag.js";
 import { readJsonBody } from "../internal/json-body.js";
+import { encodeCursor } from "../../contract/cursor.js";
 import { nextPageLink } from "../internal/next-page.js";
 import type { HandlersFor } from "./register.js";
 
@@ -41,7 +42,7 @@ async function listOrders(event: H3Event, { query }: InputOf<Route<"listOrders">
   const { limit, status, petId, cursor: afterId } = query;
   const page = await orders.list({ status, petId, afterId, limit: limit ?? LIST_LIMIT_DEFAULT });
   const last = page.orders.at(-1);
-  if (page.hasMore && last) event.res.headers.set("link", nextPageLink(linkBase(event) + event.url.pathname, { limit, status, petId }, last.id));
+  if (page.hasMore && last) event.res.headers.set("link", nextPageLink(linkBase(event) + event.url.pathname, { limit, status, petId }, encodeCursor(last.id)));
   return page.orders;
 }
 

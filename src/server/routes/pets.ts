@@ -5,12 +5,14 @@ import { checkedNewPet } from "../../contract/checked-input.js";
 import type { PET_ROUTES } from "../../contract/operations/pets.js";
 import { NewPetSchema, PetPatchSchema } from "../../contract/schemas.js";
 import { describeIssue } from "../../contract/validation.js";
+import { encodePetCursor } from "../../contract/cursor.js";
+import { DEFAULT_PET_SORT, foldName, type PetSort } from "../../contract/name-search.js";
 import { API_PREFIX, DEFAULT_PET_STATUS, LIST_LIMIT_DEFAULT } from "../../contract/constants.js";
 import { MERGE_PATCH_MEDIA_TYPES, type InputOf, type Route } from "../../contract/routes.js";
 import type { Pet } from "../../contract/schemas.js";
 import type { OrderStore } from "../../store/order-store.js";
 import type { ChangeOptions, PetPatch, PetStore, SharedListingVersion } from "../../store/pet-store.js";
-import { ApiHttpError, invalidBody, notFound } from "../errors.js";
+import { ApiHttpError, invalidBody, invalidParameter, notFound } from "../errors.js";
 import type { IdempotentCreates } from "../idempotency/idempotent-creates.js";
 import { linkBase } from "../internal/public-url.js";
 import { ifMatchRevisions, noneMatchFailed, noneMatchFails, noneMatchHits, pageEtag, petEtag } from "../internal/etag.js";
@@ -50,7 +52,7 @@ export interface PetPageAnswer {
 }
 
 /**
- * listPets: GET /v1/pets, a page ordered by id; `Link: rel="next"` when more follow. Its ETag is
+ * listPets: GET /v1/pets, a page ordered by id or name; `Link: rel="next"` when more follow. Its ETag is
  * a digest of the page, so a poller's If-None-Match gets 304 without a body while nothing changed.
  *
  * Where the store says when its pets change (the file engine), the finished answer is kept per
@@ -85,15 +87,22 @@ function pageAnswer(answer: PetPageAnswer, ifNoneMatch: string | undefined): Jso
 }
 
 async function readPage(event: H3Event, query: InputOf<Route<"listPets">>["query"], pets: PetStore): Promise<PetPageAnswer> {
-  const { limit, status, categoryId, cursor: afterId } = query;
-  const page = await pets.list({ status, categoryId, afterId, limit: limit ?? LIST_LIMIT_DEFAULT });
+  const { limit, status, categoryId, q, sort, cursor } = query;
+  const order = sort ?? DEFAULT_PET_SORT;
+  if (cursor !== undefined && cursor.sort !== order) throw cursorOfAnotherOrder(cursor.sort, order);
+  const { afterId, afterName } = cursor ?? {};
+  const page = await pets.list({ status, categoryId, search: q, sort: order, afterId, afterName, limit: limit ?? LIST_LIMIT_DEFAULT });
   const last = page.pets.at(-1);
-  const nextAfter = page.hasMore && last ? last.id : null;
-  const etag = pageEtag(page, nextAfter);
+  const next = page.hasMore && last ? encodePetCursor(order, last.id, foldName(last.name)) : null;
+  const etag = pageEtag(page, next);
   const headers: HeaderList = [["etag", etag]];
-  if (nextAfter !== null) headers.push(["link", nextPageLink(linkBase(event) + event.url.pathname, { limit, status, categoryId }, nextAfter)]);
+  if (next !== null) headers.push(["link", nextPageLink(linkBase(event) + event.url.pathname, { limit, status, categoryId, q, sort }, next)]);
   return { text: JSON.stringify(page.pets), etag, headers };
 }
+
+/** A cursor holds a place in one order: read in another, it would start the page anywhere. */
+const cursorOfAnotherOrder = (made: PetSort, asked: PetSort) =>
+  invalidParameter("cursor", `was made for sort=${made}, not sort=${asked}: follow the Link header of the previous page, or start again without a cursor`);
 
 /** createPet: POST /v1/pets; 201 only once the pet is on disk. Idempotent with an Idempotency-Key. */
 async function createPet(event: H3Event, { headers }: InputOf<Route<"createPet">>, pets: PetStore, creates: IdempotentCreates): Promise<Pet> {

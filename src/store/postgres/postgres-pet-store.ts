@@ -87,6 +87,8 @@ export class PostgresPetStore implements PetStore {
   }
 
   async list(query: ListPetsQuery): Promise<PetPage> {
+    // No PostgreSQL text holds U+0000 (sending one is an error): no name contains such a text.
+    if (query.search?.includes("\0")) return { pets: [], revisions: [], hasMore: false };
     const pending = this.#pendingCreates();
     // One extra row tells whether more follow; one more per create that may have to be left out.
     const fetch = query.limit + 1 + pending.length;
@@ -282,9 +284,22 @@ function positionOf(sort: keyof typeof ORDER, query: ListPetsQuery, values: unkn
   if (sort === "id") return `id > $${values.push(query.afterId ?? 0)}`;
   if (query.afterId === undefined) return undefined;
   if (sort === "-id") return `id < $${values.push(query.afterId)}`;
-  const key = `$${values.push(query.afterName ?? "")}::text COLLATE "C"`;
-  const id = `$${values.push(query.afterId)}`;
+  const { afterName, afterId } = placeOf(query.afterName ?? "", query.afterId);
+  const key = `$${values.push(afterName)}::text COLLATE "C"`;
+  const id = `$${values.push(afterId)}`;
   return sort === "name" ? `(name_key, id) > (${key}, ${id})` : `(name_key, id) < (${key}, ${id})`;
+}
+
+const LAST_BIGINT = "9223372036854775807";
+
+/**
+ * A name holding U+0000 (a cursor from the file engine, or made up) cannot be sent. No stored name
+ * holds one, so a place at "p\0..." has the same names before and after it as one past every id
+ * of the name "p": the text before U+0000 with the largest id.
+ */
+function placeOf(afterName: string, afterId: number): { afterName: string; afterId: number | string } {
+  const nul = afterName.indexOf("\0");
+  return nul === -1 ? { afterName, afterId } : { afterName: afterName.slice(0, nul), afterId: LAST_BIGINT };
 }
 
 /** `text` matched literally by LIKE: its wildcards % and _, and its escape character (backslash), escaped. */
