@@ -87,6 +87,86 @@ describe("pets list", () => {
   });
 });
 
+describe("pets list --search and --sort", () => {
+  it("finds names containing the text in any case, in the order asked", async () => {
+    expect(await petstore(["pets", "list", "--search", "REX"])).toEqual({ code: 0, stdout: `${rows[0]}\n`, stderr: "" });
+    expect((await petstore(["pets", "list", "--search", "x", "--sort", "name"])).stdout).toBe(`${rows[3]}\n${rows[0]}\n`);
+    expect((await petstore(["pets", "list", "--sort", "name"])).stdout).toBe(`${[4, 2, 3, 0, 1].map((i) => rows[i]).join("\n")}\n`);
+    expect((await petstore(["pets", "list", "--sort", "-id", "--status", "available"])).stdout).toBe(`${[4, 3, 0].map((i) => rows[i]).join("\n")}\n`);
+    const json = await petstore(["pets", "list", "--search", "o", "--sort", "-name", "--json"]);
+    expect(JSON.parse(json.stdout).map((pet: { name: string }) => pet.name)).toEqual(["Tom", "Bob"]);
+  });
+
+  it("takes -name as the value of --sort, and stops at --limit saying more exist", async () => {
+    const result = await petstore(["pets", "list", "--sort", "-name", "--limit", "2"]);
+    expect(result).toEqual({
+      code: 0,
+      stdout: `${rows[1]}\n${rows[0]}\n`,
+      stderr: "Showing the first 2 pets; more exist: raise --limit, or add --all for every one.\n",
+    });
+    expect((await petstore(["pets", "list", "--sort=-name", "--limit", "1"])).stdout).toBe(`${rows[1]}\n`);
+  });
+
+  it("prints nothing and exits 0 when no name contains the text", async () => {
+    expect(await petstore(["pets", "list", "--search", "zzz"])).toEqual({ code: 0, stdout: "", stderr: "" });
+  });
+
+  it.each([
+    ["--sort age", ["--sort", "age"], "Error: option '--sort <order>' argument 'age' is invalid. Allowed choices are id, -id, name, -name."],
+    ["an empty --search", ["--search", ""], "Error: --search must not be empty"],
+    ["--search of 201 characters", ["--search", "é".repeat(201)], "Error: --search must be at most 200 characters"],
+  ])("%s: exit 2 before any request (the base URL answers nothing)", async (_case, flags, message) => {
+    const result = await runCli(["pets", "list", ...flags], { env: { PETSTORE_BASE_URL: "http://127.0.0.1:9/v1", PETSTORE_API_KEY: server.adminKey } });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain(message);
+  });
+});
+
+describe("pets list --all --sort over many pages", () => {
+  let many: ServeProcess;
+  const names = Array.from({ length: 230 }, (_, i) => `Pet ${String((i * 97) % 230).padStart(3, "0")}${i % 7 === 0 ? " Rex" : ""}`);
+
+  beforeAll(async () => {
+    many = await startServeProcess();
+    for (const name of names) {
+      const response = await fetch(`${many.baseUrl}/pets`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${many.adminKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ name, categoryId: 1 }),
+      });
+      expect(response.status).toBe(201);
+    }
+  });
+  afterAll(() => many.stop());
+
+  const list = (args: string[]) => runCli(["pets", "list", ...args], { env: { PETSTORE_BASE_URL: many.baseUrl, PETSTORE_API_KEY: many.adminKey } });
+  const namesOf = (stdout: string) => stdout.trimEnd().split("\n").map((line) => line.split("\t")[1]);
+
+  it("follows the Link by name: every pet once, in order, across pages of 100", async () => {
+    const byName = [...names].sort();
+    const result = await list(["--all", "--sort", "name", "--verbose"]);
+    expect(result.code).toBe(0);
+    expect(namesOf(result.stdout)).toEqual(byName);
+    expect(result.stderr.match(/^> GET .*\/pets\?limit=100&sort=name&cursor=[\w-]+$/gm)).toHaveLength(2);
+    expect(namesOf((await list(["--all", "--sort", "-name"])).stdout)).toEqual([...byName].reverse());
+  });
+
+  it("combines --search with --sort, --limit past one page, and --all", async () => {
+    const rex = names.filter((name) => name.endsWith(" Rex")).sort().reverse();
+    expect(rex).toHaveLength(33);
+    expect(namesOf((await list(["--search", "REX", "--sort", "-name", "--all"])).stdout)).toEqual(rex);
+    const result = await list(["--search", "pet", "--sort", "-name", "--limit", "150", "--verbose"]);
+    expect(result.code).toBe(0);
+    expect(namesOf(result.stdout)).toEqual([...names].sort().reverse().slice(0, 150));
+    expect(result.stderr.match(/^> GET .*\/pets\?.*$/gm)).toEqual([
+      expect.stringMatching(/\/pets\?(?=.*q=pet)(?=.*sort=-name)(?=.*limit=100)/),
+      expect.stringMatching(/\/pets\?limit=50&q=pet&sort=-name&cursor=[\w-]+$/),
+    ]);
+    expect(result.stderr).toContain("Showing the first 150 pets; more exist: raise --limit, or add --all for every one.\n");
+  });
+});
+
 describe("the pager", () => {
   it("takes a terminal's list output, and never piped output", async () => {
     const dir = await mkdtemp(join(tmpdir(), "petstore-pager-"));
