@@ -1,4 +1,4 @@
-// Rows 9: finding pets. GET /v1/pets?q= with a three-letter text that matches 1% of the names,
+// Finding pets: GET /v1/pets?q= with a three-letter text that matches 1% of the names,
 // against a status= listing of the same page size in the same rounds, on the file engine and over
 // PostgreSQL + Redis; its p99 at 10 connections at 100k and at 1M pets; RSS at 1M; sort=name
 // against the default order. Names come from lib/pet-names.mjs (a hundred names, each given to
