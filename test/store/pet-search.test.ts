@@ -185,6 +185,8 @@ describe("PetIndex pages while pets change between them", () => {
           const changed = new Set<number>();
           const seen: { pet: Pet; key: string }[] = [];
           let after: Pick<ListPetsQuery, "afterId" | "afterName"> = {};
+          // True once a page said nothing follows: only then must every pet have been seen.
+          let walkedToEnd = false;
           for (const { changes } of [{ changes: [] as Change[] }, ...between]) {
             for (const change of changes) {
               const before = new Map(truth);
@@ -194,10 +196,10 @@ describe("PetIndex pages while pets change between them", () => {
             const page = index.list({ ...query, ...after });
             seen.push(...page.pets.map((pet) => ({ pet, key: foldName(pet.name) })));
             const last = page.pets.at(-1);
-            if (!page.hasMore || !last) break;
+            walkedToEnd = !page.hasMore || !last;
+            if (walkedToEnd || !last) break;
             after = { afterId: last.id, afterName: foldName(last.name) };
           }
-          const walkedToEnd = !index.list({ ...query, ...after }).hasMore;
           const byName = query.sort === "name" || query.sort === "-name";
           const sign = query.sort.startsWith("-") ? -1 : 1;
           // In order as read: each pet after the one before in the listing's order.
