@@ -102,7 +102,7 @@ describe("pets list --search and --sort", () => {
     expect(result).toEqual({
       code: 0,
       stdout: `${rows[1]}\n${rows[0]}\n`,
-      stderr: "Showing the first 2 pets; more exist: raise --limit, or add --all for every one.\n",
+      stderr: "Showing the first 2 pets; more exist: raise --limit, or use --all.\n",
     });
     expect((await petstore(["pets", "list", "--sort=-name", "--limit", "1"])).stdout).toBe(`${rows[1]}\n`);
   });
@@ -163,7 +163,7 @@ describe("pets list --all --sort over many pages", () => {
       expect.stringMatching(/\/pets\?(?=.*q=pet)(?=.*sort=-name)(?=.*limit=100)/),
       expect.stringMatching(/\/pets\?limit=50&q=pet&sort=-name&cursor=[\w-]+$/),
     ]);
-    expect(result.stderr).toContain("Showing the first 150 pets; more exist: raise --limit, or add --all for every one.\n");
+    expect(result.stderr).toContain("Showing the first 150 pets; more exist: raise --limit, or use --all.\n");
   });
 });
 
