@@ -29,6 +29,7 @@ const base: AppDeps = {
   pets: store.pets,
   keys: store.keys,
   orders: store.orders,
+  webhooks: store.webhooks,
   idempotency: store.idempotency,
   limiter: new MemoryRateLimiter({ now: Date.now }),
   limitsOf: (key) => limitsFor(key.admin ? "admin" : key.plan, key.limits, limits),

@@ -9,6 +9,7 @@ import { KEY_ROUTES } from "./operations/keys.js";
 import { META_ROUTES } from "./operations/meta.js";
 import { PET_ROUTES } from "./operations/pets.js";
 import { STORE_ROUTES } from "./operations/store.js";
+import { WEBHOOK_ROUTES } from "./operations/webhooks.js";
 import type { ErrorResponseName } from "./responses.js";
 import type { Deprecation, Method, RouteEntry } from "./route-types.js";
 
@@ -18,7 +19,7 @@ export { MERGE_PATCH_MEDIA_TYPES } from "./operations/shared.js";
 /** The value of `X-API-Stability` on every answer of a beta operation. */
 export const BETA_MARKER = "beta";
 
-export const ROUTES = [...PET_ROUTES, ...STORE_ROUTES, ...EVENT_ROUTES, ...KEY_ROUTES, ...META_ROUTES] as const satisfies readonly RouteEntry[];
+export const ROUTES = [...PET_ROUTES, ...STORE_ROUTES, ...EVENT_ROUTES, ...KEY_ROUTES, ...WEBHOOK_ROUTES, ...META_ROUTES] as const satisfies readonly RouteEntry[];
 
 export type OperationId = (typeof ROUTES)[number]["operationId"];
 

@@ -7,6 +7,7 @@ export const TAGS = {
     description: "Orders and the inventory. Beta: it may still change within v1; every answer says so with `X-API-Stability: beta`.",
   },
   keys: { name: "Keys", description: "API keys; admin keys only." },
+  webhooks: { name: "Webhooks", description: "Endpoints told of every change by a signed POST; admin keys only." },
   meta: { name: "Meta", description: "About the API itself." },
 } as const;
 

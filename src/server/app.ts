@@ -27,6 +27,8 @@ import { metaHandlers } from "./routes/meta.js";
 import { storeHandlers } from "./routes/orders.js";
 import { eventHandlers, type EventRouteDeps } from "./routes/events.js";
 import { petHandlers } from "./routes/pets.js";
+import { webhookHandlers, type WebhookRoutesDeps } from "./routes/webhooks.js";
+import type { WebhookStore } from "../store/webhook-store.js";
 import { registerDocs } from "./docs/docs-routes.js";
 import { createCors, type CorsOptions } from "./cors.js";
 import { EventTickets } from "./events/event-tickets.js";
@@ -44,6 +46,9 @@ export interface AppDeps {
   pets: PetStore;
   keys: KeyStore;
   orders: OrderStore;
+  webhooks: WebhookStore;
+  /** Why a webhook URL's host may not be called (--webhooks-allow-private lifts it); every host may when absent. */
+  refusedHost?: WebhookRoutesDeps["refusedHost"];
   /** The stored answers of idempotent creates (the store's own: its creates write them). */
   idempotency: IdempotencyStore;
   limiter: RateLimiter;
@@ -110,6 +115,7 @@ export function createApp(deps: AppDeps): H3 {
     ...storeHandlers({ ...deps, creates }),
     ...eventHandlers(withTickets),
     ...keyHandlers({ ...deps, creates }),
+    ...webhookHandlers(deps),
     ...metaHandlers(withTickets),
   });
   registerDocs(app);

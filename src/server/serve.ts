@@ -115,6 +115,7 @@ export async function startServer(options: ServeOptions, io: ServeIO, given?: Se
       listings,
       keys: store.keys,
       orders: store.orders,
+      webhooks: store.webhooks,
       idempotency: store.idempotency,
       snapshot: () => store.snapshot(),
       limiter,

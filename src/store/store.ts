@@ -5,6 +5,7 @@ import type { KeyStore } from "./key-store.js";
 import type { OrderStore } from "./order-store.js";
 import type { PetStore } from "./pet-store.js";
 import type { SpentTickets } from "./spent-tickets.js";
+import type { WebhookStore } from "./webhook-store.js";
 
 /**
  * An open storage engine: the pet and key stores over one db, and how to close it. In a file of
@@ -14,6 +15,8 @@ export interface Store {
   pets: PetStore;
   keys: KeyStore;
   orders: OrderStore;
+  /** Webhook endpoints (and the deliveries changes cause), in the same engine as the pets. */
+  webhooks: WebhookStore;
   /** The stored answers of idempotent creates, written by `pets.create` and `keys.create`. */
   idempotency: IdempotencyStore;
   /**

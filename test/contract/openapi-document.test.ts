@@ -81,7 +81,7 @@ describe("the OpenAPI document", () => {
   });
 
   it("tags the Store operations Store and marks each beta; the pets' are tagged Pets and stable", () => {
-    expect(doc.tags.map((tag: { name: string }) => tag.name)).toEqual(["Pets", "Store", "Keys", "Meta"]);
+    expect(doc.tags.map((tag: { name: string }) => tag.name)).toEqual(["Pets", "Store", "Keys", "Webhooks", "Meta"]);
     const store = operations.filter(({ path }) => path.startsWith("/store/"));
     expect(store.map(({ id }) => id).sort()).toEqual(idsWhere((route) => route.doc?.tag === "store"));
     expect(store.length).toBeGreaterThanOrEqual(5);

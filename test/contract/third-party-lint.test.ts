@@ -26,6 +26,8 @@ const LISTED_SPECTRAL_WARNINGS = [
   ...["Pet", "NewPet", "PetPatch", "NewKey"].map((schema) => `owasp:api4:2023-string-restricted at components.schemas.${schema}.properties.name`),
   "owasp:api4:2023-string-restricted at components.schemas.KeyView.properties.name.anyOf.0",
   "owasp:api4:2023-string-restricted at components.schemas.CreatedKey.properties.name.anyOf.0",
+  "owasp:api4:2023-string-restricted at components.schemas.NewWebhook.properties.description",
+  ...["Webhook", "CreatedWebhook", "WebhookPatch"].map((schema) => `owasp:api4:2023-string-restricted at components.schemas.${schema}.properties.description.anyOf.0`),
   "owasp:api4:2023-string-restricted at components.schemas.Error.properties.message",
   "owasp:api4:2023-string-restricted at components.schemas.KeyView.properties.prefix",
   "owasp:api4:2023-string-restricted at components.schemas.CreatedKey.properties.prefix",

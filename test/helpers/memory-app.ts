@@ -40,6 +40,7 @@ export async function memoryApp(options: MemoryAppOptions): Promise<{ app: H3; s
     pets: options.pets ? options.pets(store.pets) : store.pets,
     keys: store.keys,
     orders: store.orders,
+    webhooks: store.webhooks,
     idempotency: store.idempotency,
     limiter: options.limiter ? options.limiter(now) : new MemoryRateLimiter({ now }),
     limitsOf: options.limitsOf ?? (() => ({ perMinute: 1000, perDay: 1000 })),

@@ -5,6 +5,7 @@ import { IndexedIdempotencyStore } from "./indexed-idempotency-store.js";
 import { IndexedKeyStore } from "./indexed-key-store.js";
 import { IndexedOrderStore } from "./indexed-order-store.js";
 import { IndexedPetStore } from "./indexed-pet-store.js";
+import { IndexedWebhookStore } from "./indexed-webhook-store.js";
 import { emptyBatch, type StoreState } from "./store-state.js";
 
 export interface IndexedStoreParts {
@@ -29,6 +30,7 @@ export function createIndexedStore({ name, state, persist, finish, release }: In
     pets,
     orders,
     keys: new IndexedKeyStore(state, commit),
+    webhooks: new IndexedWebhookStore(state, commit),
     idempotency: new IndexedIdempotencyStore(state),
     // One process holds the db (its lock): what it spent is all there is to know.
     spentTickets: new MemorySpentTickets(),

@@ -10,6 +10,8 @@ import { toOrderRecord, toStoredOrder, type OrderRecord } from "./order-records.
 import { firstAfter, PetIndex, toPetRecord } from "./pet-index.js";
 import { toStoredPet, type PetRecord } from "./records.js";
 import { MemoryEventLog } from "../events/memory-event-log.js";
+import type { WebhookRecord } from "../webhook-store.js";
+import { WebhookTable } from "./webhook-records.js";
 
 /** The db file's format version (see lowdb/upgrade-file.ts): 2 since keys can expire and be rotated. */
 export const STORE_DATA_VERSION = 2;
@@ -28,6 +30,9 @@ export interface StoreData {
   idempotency?: IdempotencyRecord[];
   /** The id of the last event sent (GET /v1/events), so a restart never reuses one. Absent before the first. */
   lastEventId?: number;
+  /** Webhook endpoints, sorted by id, and the id counter; absent before the first. */
+  nextWebhookId?: number;
+  webhooks?: WebhookRecord[];
 }
 
 /** The changes that one group commit makes durable together. */
@@ -47,10 +52,13 @@ export interface Batch {
   orders: Map<number, StoredOrder>;
   /** The records of the idempotent creates in this batch: durable with them or not at all. */
   idempotency: IdempotencyRecord[];
+  /** Created or changed webhook endpoints by id, whole. */
+  webhooks: Map<number, WebhookRecord>;
+  webhooksRemoved: Set<number>;
 }
 
 export function emptyBatch(): Batch {
-  return { pets: [], updated: new Map(), deleted: new Set(), keys: [], revocations: new Map(), rotations: new Map(), orders: new Map(), idempotency: [] };
+  return { pets: [], updated: new Map(), deleted: new Set(), keys: [], revocations: new Map(), rotations: new Map(), orders: new Map(), idempotency: [], webhooks: new Map(), webhooksRemoved: new Set() };
 }
 
 export function emptyStoreData(): StoreData {
@@ -63,11 +71,13 @@ export class StoreState {
   readonly keys = new KeyIndex();
   readonly orders = new OrderIndex();
   readonly idempotency = new IdempotencyIndex();
+  readonly webhooks: WebhookTable;
   /** The events of this run; their ids continue from the persisted counter. */
   readonly events: MemoryEventLog;
   readonly #now: () => number;
   #nextPetId: number;
   #nextOrderId: number;
+  #nextWebhookId: number;
 
   /**
    * `data` must be valid: pets sorted by unique id, keys with unique ids and hashes. `now` (ms)
@@ -82,6 +92,17 @@ export class StoreState {
     this.#nextPetId = Math.max(data.nextPetId, this.pets.lastId + 1);
     this.orders.put(data.orders.map(toStoredOrder));
     this.#nextOrderId = Math.max(data.nextOrderId, this.orders.lastId + 1);
+    this.webhooks = new WebhookTable(data.webhooks ?? []);
+    this.#nextWebhookId = Math.max(data.nextWebhookId ?? 1, this.webhooks.lastId + 1);
+  }
+
+  get nextWebhookId(): number {
+    return this.#nextWebhookId;
+  }
+
+  /** Hands out the next webhook endpoint id; never reused, as pet ids. */
+  takeWebhookId(): number {
+    return this.#nextWebhookId++;
   }
 
   get nextOrderId(): number {
@@ -110,6 +131,7 @@ export class StoreState {
   /** The data as it will be once `batch` is applied; the state itself is not changed. */
   snapshot(batch: Batch, lastEventId = this.events.last): StoreData {
     const idempotency = this.idempotency.live(this.#now(), batch.idempotency);
+    const webhooks = this.webhooks.after(batch.webhooks, batch.webhooksRemoved);
     return {
       version: STORE_DATA_VERSION,
       nextPetId: this.#nextPetId,
@@ -120,6 +142,8 @@ export class StoreState {
       // Left out when empty: a db that never saw an Idempotency-Key stays as older versions wrote it.
       ...(idempotency.length > 0 ? { idempotency } : {}),
       ...(lastEventId > 0 ? { lastEventId } : {}),
+      // Left out until the first endpoint: a db without webhooks stays as older versions wrote it.
+      ...(this.#nextWebhookId > 1 ? { nextWebhookId: this.#nextWebhookId, webhooks } : {}),
     };
   }
 
@@ -133,6 +157,8 @@ export class StoreState {
     this.keys.revoke(batch.revocations);
     this.orders.put(batch.orders.values());
     this.idempotency.add(batch.idempotency);
+    this.webhooks.put(batch.webhooks.values());
+    this.webhooks.remove(batch.webhooksRemoved);
   }
 }
 

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { firstIssue, IdempotencyRecordSchema, KeyRecordSchema, PetRecordSchema } from "../indexed/records.js";
 import { OrderRecordSchema } from "../indexed/order-records.js";
+import { WebhookRecordSchema } from "../indexed/webhook-records.js";
 import { STORE_DATA_VERSION, type StoreData } from "../indexed/store-state.js";
 
 const StoreFileSchema = z.object({
@@ -17,6 +18,9 @@ const StoreFileSchema = z.object({
   idempotency: z.array(IdempotencyRecordSchema).optional(),
   // Files written before events have none.
   lastEventId: z.int().min(1).optional(),
+  // Files written before webhooks have neither.
+  nextWebhookId: z.int().min(1).optional(),
+  webhooks: z.array(WebhookRecordSchema).optional(),
 });
 
 /** The db file was written by a newer petstore: a format version this one does not know. */

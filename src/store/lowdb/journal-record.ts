@@ -2,6 +2,7 @@ import * as z from "zod";
 import type { Commit } from "../indexed/group-commit.js";
 import { toPetRecord } from "../indexed/pet-index.js";
 import { OrderRecordSchema, toOrderRecord } from "../indexed/order-records.js";
+import { WebhookRecordSchema } from "../indexed/webhook-records.js";
 import { firstIssue, IdempotencyRecordSchema, KeyRecordSchema, PetRecordSchema } from "../indexed/records.js";
 
 // [key id, ISO instant]
@@ -28,6 +29,11 @@ const JournalRecordSchema = z.object({
   idempotency: z.array(IdempotencyRecordSchema).default([]),
   /** Only on lines that sent events: the id of the last one. */
   lastEventId: z.int().min(1).optional(),
+  /** Only on lines that create, change or remove webhook endpoints. */
+  nextWebhookId: z.int().min(1).optional(),
+  /** Created or changed endpoints, whole. */
+  webhooks: z.array(WebhookRecordSchema).default([]),
+  webhooksRemoved: z.array(z.int().min(1)).default([]),
 });
 
 /** One journal line: the changes of one group commit. */
@@ -42,7 +48,7 @@ export interface ParsedJournal {
 }
 
 /** The journal line for one commit, newline included. Empty parts are left out. */
-export function encodeRecord({ batch, touches, nextPetId, nextOrderId, lastEventId }: Commit): Buffer {
+export function encodeRecord({ batch, touches, nextPetId, nextOrderId, nextWebhookId, lastEventId }: Commit): Buffer {
   const record: Partial<JournalRecord> = { nextPetId };
   if (batch.pets.length > 0) record.pets = batch.pets;
   if (batch.updated.size > 0) record.updated = [...batch.updated.values()].map(toPetRecord);
@@ -54,6 +60,9 @@ export function encodeRecord({ batch, touches, nextPetId, nextOrderId, lastEvent
   if (batch.orders.size > 0) Object.assign(record, { nextOrderId, orders: [...batch.orders.values()].map(toOrderRecord) });
   if (batch.idempotency.length > 0) record.idempotency = batch.idempotency;
   if (lastEventId > 0) record.lastEventId = lastEventId;
+  if (batch.webhooks.size > 0 || batch.webhooksRemoved.size > 0) {
+    Object.assign(record, { nextWebhookId, webhooks: [...batch.webhooks.values()], webhooksRemoved: [...batch.webhooksRemoved] });
+  }
   return Buffer.from(`${JSON.stringify(record)}\n`);
 }
 

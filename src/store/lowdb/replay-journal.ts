@@ -3,6 +3,7 @@ import type { OrderRecord } from "../indexed/order-records.js";
 import type { PetRecord } from "../indexed/records.js";
 import type { StoreData } from "../indexed/store-state.js";
 import type { JournalRecord } from "./journal-record.js";
+import type { WebhookRecord } from "../webhook-store.js";
 
 /**
  * The snapshot with the journal's records applied in order. Idempotent: a record that is
@@ -22,6 +23,8 @@ export function replayJournal(data: StoreData, records: readonly JournalRecord[]
   let nextPetId = data.nextPetId;
   let nextOrderId = data.nextOrderId;
   let lastEventId = data.lastEventId ?? 0;
+  const webhooks = new Map((data.webhooks ?? []).map((record) => [record.id, record]));
+  let nextWebhookId = data.nextWebhookId ?? 1;
   records.forEach((record, index) => {
     const where = `line ${index + 1}`;
     for (const pet of record.pets) pets.put(pet, where);
@@ -36,10 +39,19 @@ export function replayJournal(data: StoreData, records: readonly JournalRecord[]
     nextPetId = Math.max(nextPetId, record.nextPetId);
     nextOrderId = Math.max(nextOrderId, record.nextOrderId ?? 1);
     lastEventId = Math.max(lastEventId, record.lastEventId ?? 0);
+    // Whole records, so replaying a line over a newer snapshot leaves the newest one.
+    for (const webhook of record.webhooks) webhooks.set(webhook.id, webhook);
+    for (const id of record.webhooksRemoved) webhooks.delete(id);
+    nextWebhookId = Math.max(nextWebhookId, record.nextWebhookId ?? 1);
   });
   const stored = idempotency.size > 0 ? { idempotency: [...idempotency.values()] } : {};
   const events = lastEventId > 0 ? { lastEventId } : {};
-  return { version: data.version, nextPetId, pets: pets.records(), keys: keys.records(), nextOrderId, orders: orders.records(), ...stored, ...events };
+  const hooks = nextWebhookId > 1 ? { nextWebhookId, webhooks: sortedWebhooks(webhooks) } : {};
+  return { version: data.version, nextPetId, pets: pets.records(), keys: keys.records(), nextOrderId, orders: orders.records(), ...stored, ...events, ...hooks };
+}
+
+function sortedWebhooks(byId: Map<number, WebhookRecord>): WebhookRecord[] {
+  return [...byId.values()].sort((a, b) => a.id - b.id);
 }
 
 function withoutEmptyParts(data: StoreData): StoreData {

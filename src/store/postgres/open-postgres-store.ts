@@ -13,6 +13,7 @@ import { PostgresKeyStore } from "./postgres-key-store.js";
 import { PostgresOrderStore } from "./postgres-order-store.js";
 import { PostgresPetStore } from "./postgres-pet-store.js";
 import { PostgresSpentTickets } from "./postgres-spent-tickets.js";
+import { PostgresWebhookStore } from "./postgres-webhook-store.js";
 import { TouchBuffer } from "./touch-buffer.js";
 
 export interface PostgresStoreOptions {
@@ -74,6 +75,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     pets: new PostgresPetStore(pool, database, options.onBatch),
     keys: new PostgresKeyStore(pool, database, touches, keyCache, keyChanges),
     orders: new PostgresOrderStore(pool, database),
+    webhooks: new PostgresWebhookStore(pool, database),
     idempotency: new PostgresIdempotencyStore(pool, database, options.warn),
     spentTickets: new PostgresSpentTickets(pool, database, options.warn),
     snapshot: () => storageCall(database, () => snapshotPostgres(pool)),

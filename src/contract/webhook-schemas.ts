@@ -1,0 +1,109 @@
+// Webhook endpoints and what they are sent: the bodies of the Webhooks tag, the event types an
+// endpoint can ask for, and the rules of an endpoint URL, defined once for server, document and client.
+import * as z from "zod";
+import { COMPONENTS } from "./components.js";
+import { INSTANT_MAX_LENGTH, LIST_LIMIT_MAX } from "./constants.js";
+import { EVENT_TYPES } from "./events.js";
+
+/** What an endpoint can ask for: every event of GET /v1/events, and the disabling of itself. */
+export const WEBHOOK_EVENT_TYPES = [...EVENT_TYPES, "webhook.disabled"] as const;
+/** Sent only by POST /webhooks/{id}/test, to that endpoint, whatever its types. */
+export const WEBHOOK_TEST_EVENT = "webhook.test";
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export const WEBHOOK_URL_MAX_LENGTH = 2048;
+export const WEBHOOK_DESCRIPTION_MAX_LENGTH = 500;
+/** `whsec_` and the base64 of 32 bytes. */
+export const WEBHOOK_SECRET_PATTERN = "^whsec_[A-Za-z0-9+/]{43}=$";
+
+const KNOWN_TYPES = WEBHOOK_EVENT_TYPES.join(", ");
+
+/** Why `text` cannot be an endpoint URL, or undefined when it can (the address check comes later). */
+export function webhookUrlProblem(text: string): string | undefined {
+  if (text.length > WEBHOOK_URL_MAX_LENGTH) return `must be at most ${WEBHOOK_URL_MAX_LENGTH} characters, got ${text.length}`;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return "must be an absolute http or https URL";
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return `must be an http or https URL, not ${url.protocol.slice(0, 20)}`;
+  // Credentials in a URL end up in logs and in the listing: a receiver authenticates us by the signature.
+  if (url.username !== "" || url.password !== "") return "must not carry a user name or password (the signature authenticates us)";
+  if (url.hash !== "") return "must not have a #fragment (it is never sent)";
+  return undefined;
+}
+
+const urlField = () =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
+    .superRefine((text, ctx) => {
+      const problem = webhookUrlProblem(text);
+      if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .meta({ format: "uri", maxLength: WEBHOOK_URL_MAX_LENGTH, description: "Where deliveries are POSTed: http or https, no user info." });
+
+const eventType = z.enum(WEBHOOK_EVENT_TYPES, { error: (issue) => `must be one of ${KNOWN_TYPES}, got ${JSON.stringify(String(issue.input)).slice(0, 60)}` });
+
+const typesField = () =>
+  z
+    .array(eventType, { error: "must be an array of event types" })
+    .max(WEBHOOK_EVENT_TYPES.length * 2, { error: `must list at most ${WEBHOOK_EVENT_TYPES.length * 2} types` })
+    .describe("The event types sent to it; empty or absent: all of them.");
+
+const description = () =>
+  z.string({ error: "must be a string" }).max(WEBHOOK_DESCRIPTION_MAX_LENGTH, { error: `must be at most ${WEBHOOK_DESCRIPTION_MAX_LENGTH} characters` });
+
+const instant = () => z.iso.datetime().meta({ maxLength: INSTANT_MAX_LENGTH });
+const webhookId = () => z.int().min(1).meta({ format: "int64" });
+
+export const WebhookEventTypeSchema = eventType.register(COMPONENTS, { id: "WebhookEventType" });
+
+export const NewWebhookSchema = z
+  .strictObject({ url: urlField(), types: typesField().optional(), description: description().optional() })
+  .describe("Request body for adding a webhook endpoint.")
+  .register(COMPONENTS, { id: "NewWebhook" });
+
+export const WebhookPatchSchema = z
+  .strictObject({
+    url: urlField().optional(),
+    types: typesField().optional(),
+    description: description().nullable().optional(),
+    enabled: z.boolean({ error: "must be true or false" }).optional(),
+  })
+  .describe("The fields to change (JSON Merge Patch); enabling again sends nothing missed while disabled.")
+  .register(COMPONENTS, { id: "WebhookPatch" });
+
+const endpointFields = {
+  id: webhookId(),
+  url: z.string().meta({ format: "uri", maxLength: WEBHOOK_URL_MAX_LENGTH }),
+  types: z.array(WebhookEventTypeSchema).meta({ maxItems: WEBHOOK_EVENT_TYPES.length * 2 }).describe("Empty: every type."),
+  description: z.string().meta({ maxLength: WEBHOOK_DESCRIPTION_MAX_LENGTH }).nullable(),
+  enabled: z.boolean(),
+  createdAt: instant(),
+  updatedAt: instant(),
+};
+
+export const WebhookSchema = z
+  .object(endpointFields)
+  .describe("A webhook endpoint, without its signing secret.")
+  .register(COMPONENTS, { id: "Webhook" });
+
+export const WebhooksSchema = z
+  .array(WebhookSchema)
+  .meta({ maxItems: LIST_LIMIT_MAX })
+  .describe("A page of webhook endpoints, ordered by id.")
+  .register(COMPONENTS, { id: "Webhooks" });
+
+export const CreatedWebhookSchema = z
+  .object({
+    ...endpointFields,
+    secret: z.string().meta({ maxLength: 50, pattern: WEBHOOK_SECRET_PATTERN }).describe("The signing secret (Standard Webhooks), shown only in this answer."),
+  })
+  .describe("The answer to POST /webhooks: the only time the secret is shown.")
+  .register(COMPONENTS, { id: "CreatedWebhook" });
+
+export type Webhook = z.infer<typeof WebhookSchema>;
+export type CreatedWebhook = z.infer<typeof CreatedWebhookSchema>;
+export type NewWebhook = z.input<typeof NewWebhookSchema>;
+export type WebhookPatch = z.infer<typeof WebhookPatchSchema>;

@@ -1,0 +1,83 @@
+import type { Pool } from "pg";
+import type { WebhookEventType } from "../../contract/webhook-schemas.js";
+import type { NewWebhookInput, WebhookChange, WebhookPage, WebhookRecord, WebhookStore } from "../webhook-store.js";
+import { storageCall } from "./storage-errors.js";
+
+interface WebhookRow {
+  id: string;
+  url: string;
+  types: WebhookEventType[];
+  description: string | null;
+  enabled: boolean;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = "id, url, types, description, enabled, secret, previous_secret, previous_secret_until, created_at, updated_at";
+
+/** Webhook endpoints in PostgreSQL (migration 11), shared by every instance on the database. */
+export class PostgresWebhookStore implements WebhookStore {
+  readonly #pool: Pool;
+  readonly #database: string;
+
+  constructor(pool: Pool, database: string) {
+    this.#pool = pool;
+    this.#database = database;
+  }
+
+  async create({ url, types, description, secret, at }: NewWebhookInput): Promise<WebhookRecord> {
+    const [row] = await this.#query(
+      `INSERT INTO webhooks (url, types, description, secret, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5) RETURNING ${COLUMNS}`,
+      [url, types, description, secret, at],
+    );
+    return toRecord(row!);
+  }
+
+  async get(id: number): Promise<WebhookRecord | undefined> {
+    const [row] = await this.#query(`SELECT ${COLUMNS} FROM webhooks WHERE id = $1`, [id]);
+    return row && toRecord(row);
+  }
+
+  async list({ afterId = 0, limit }: { afterId?: number; limit: number }): Promise<WebhookPage> {
+    const rows = await this.#query(`SELECT ${COLUMNS} FROM webhooks WHERE id > $1 ORDER BY id LIMIT $2`, [afterId, limit + 1]);
+    return { webhooks: rows.slice(0, limit).map(toRecord), hasMore: rows.length > limit };
+  }
+
+  async update(id: number, change: WebhookChange, at: Date): Promise<WebhookRecord | undefined> {
+    // A field absent from the change keeps its value; description may be set to null, so it has its own flag.
+    const [row] = await this.#query(
+      `UPDATE webhooks SET url = coalesce($2, url), types = coalesce($3, types),
+         description = CASE WHEN $4 THEN $5 ELSE description END, enabled = coalesce($6, enabled), updated_at = $7
+       WHERE id = $1 RETURNING ${COLUMNS}`,
+      [id, change.url ?? null, change.types ?? null, change.description !== undefined, change.description ?? null, change.enabled ?? null, at],
+    );
+    return row && toRecord(row);
+  }
+
+  async delete(id: number): Promise<boolean> {
+    const rows = await this.#query("DELETE FROM webhooks WHERE id = $1 RETURNING id", [id]);
+    return rows.length > 0;
+  }
+
+  #query(sql: string, values: unknown[]): Promise<WebhookRow[]> {
+    return storageCall(this.#database, async () => (await this.#pool.query<WebhookRow>(sql, values)).rows);
+  }
+}
+
+function toRecord(row: WebhookRow): WebhookRecord {
+  return {
+    id: Number(row.id),
+    url: row.url,
+    types: row.types,
+    description: row.description,
+    enabled: row.enabled,
+    secret: row.secret,
+    previousSecret: row.previous_secret,
+    previousSecretUntil: row.previous_secret_until?.toISOString() ?? null,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
