@@ -30,6 +30,7 @@ const base: AppDeps = {
   keys: store.keys,
   orders: store.orders,
   webhooks: store.webhooks,
+    deliveries: store.deliveries,
   idempotency: store.idempotency,
   limiter: new MemoryRateLimiter({ now: Date.now }),
   limitsOf: (key) => limitsFor(key.admin ? "admin" : key.plan, key.limits, limits),

@@ -29,6 +29,7 @@ import { eventHandlers, type EventRouteDeps } from "./routes/events.js";
 import { petHandlers } from "./routes/pets.js";
 import { webhookHandlers, type WebhookRoutesDeps } from "./routes/webhooks.js";
 import type { WebhookStore } from "../store/webhook-store.js";
+import type { DeliveryStore } from "../store/delivery-store.js";
 import { registerDocs } from "./docs/docs-routes.js";
 import { createCors, type CorsOptions } from "./cors.js";
 import { EventTickets } from "./events/event-tickets.js";
@@ -47,6 +48,9 @@ export interface AppDeps {
   keys: KeyStore;
   orders: OrderStore;
   webhooks: WebhookStore;
+  deliveries: DeliveryStore;
+  /** Something is due now (a retry or a test asked for): the delivery engine looks at once. */
+  wakeDeliveries?: () => void;
   /** Why a webhook URL's host may not be called (--webhooks-allow-private lifts it); every host may when absent. */
   refusedHost?: WebhookRoutesDeps["refusedHost"];
   /** The stored answers of idempotent creates (the store's own: its creates write them). */

@@ -27,6 +27,7 @@ import { EVENT_KEEP_ALIVE_MS, EVENT_RETRY_MS, MAX_STREAMS_PER_KEY, MAX_UNSENT_BY
 import type { EventStreamSettings } from "./events/event-stream.js";
 import { StreamRegistry } from "./events/stream-registry.js";
 import { eventTicketsFor } from "./events/event-tickets.js";
+import { startDeliveries, type RunningDeliveries, type WebhookSettings } from "./webhooks/start-deliveries.js";
 
 export type { ServeTls } from "./internal/tls.js";
 
@@ -65,6 +66,11 @@ export interface ServeOptions {
   ticketSecret?: string;
   /** Where links point (--public-url): scheme, host and at most a path, without a trailing slash. */
   publicUrl?: string;
+  /** Webhook deliveries: retry window, timeout, and (tests) where connections go and how often retries are looked for. */
+  webhooks?: WebhookSettings & {
+    /** --webhooks-allow-private: endpoints on loopback and private networks may be called (local development, tests). */
+    allowPrivate?: boolean;
+  };
 }
 
 export interface ServeIO {
@@ -104,6 +110,7 @@ export async function startServer(options: ServeOptions, io: ServeIO, given?: Se
   });
   metrics?.watchPets(store);
   let metricsListener: MetricsListener | undefined;
+  let deliveries: RunningDeliveries | undefined;
   try {
     const environmentAdmin = options.adminKey ? environmentAdminKey(options.adminKey, now) : undefined;
     const checks = readinessChecks({ options, dbFile }, store, limiter, () => limits.current);
@@ -116,6 +123,8 @@ export async function startServer(options: ServeOptions, io: ServeIO, given?: Se
       keys: store.keys,
       orders: store.orders,
       webhooks: store.webhooks,
+      deliveries: store.deliveries,
+      wakeDeliveries: () => deliveries?.wake(),
       idempotency: store.idempotency,
       snapshot: () => store.snapshot(),
       limiter,
@@ -149,6 +158,8 @@ export async function startServer(options: ServeOptions, io: ServeIO, given?: Se
       await listener.close();
       throw error;
     }
+    deliveries = await startDeliveries(store, options.webhooks ?? {}, now, undefined, (message) => logger.warn(message));
+    if (options.webhooks?.allowPrivate) logger.warn("webhooks: --webhooks-allow-private: endpoints on loopback and private networks may be called");
     if (metricsListener) io.stdout.write(`petstore metrics on ${metricsListener.origin}/metrics\n`);
     await announceCertificate(options, listener, io, logger);
     // Last, so that whoever waits for this line finds the server ready, bootstrap key included.
@@ -165,11 +176,13 @@ export async function startServer(options: ServeOptions, io: ServeIO, given?: Se
         streams.endAll();
         await listener.close();
         await metricsListener?.close();
+        await deliveries?.stop();
         await limiter.close();
         await store.close();
       },
     };
   } catch (error) {
+    await deliveries?.stop();
     await metricsListener?.close();
     await limiter.close();
     await store.close();

@@ -6,6 +6,7 @@ import type { OrderStore } from "./order-store.js";
 import type { PetStore } from "./pet-store.js";
 import type { SpentTickets } from "./spent-tickets.js";
 import type { WebhookStore } from "./webhook-store.js";
+import type { DeliveryStore } from "./delivery-store.js";
 
 /**
  * An open storage engine: the pet and key stores over one db, and how to close it. In a file of
@@ -17,6 +18,7 @@ export interface Store {
   orders: OrderStore;
   /** Webhook endpoints (and the deliveries changes cause), in the same engine as the pets. */
   webhooks: WebhookStore;
+  deliveries: DeliveryStore;
   /** The stored answers of idempotent creates, written by `pets.create` and `keys.create`. */
   idempotency: IdempotencyStore;
   /**

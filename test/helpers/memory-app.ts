@@ -41,6 +41,7 @@ export async function memoryApp(options: MemoryAppOptions): Promise<{ app: H3; s
     keys: store.keys,
     orders: store.orders,
     webhooks: store.webhooks,
+    deliveries: store.deliveries,
     idempotency: store.idempotency,
     limiter: options.limiter ? options.limiter(now) : new MemoryRateLimiter({ now }),
     limitsOf: options.limitsOf ?? (() => ({ perMinute: 1000, perDay: 1000 })),

@@ -15,6 +15,7 @@ export interface Commit {
   nextOrderId: number;
   /** The webhook endpoint id counter, likewise. */
   nextWebhookId: number;
+  nextDeliveryId: number;
   /** The id of the batch's last event: persisted so that ids continue after a restart. */
   lastEventId: number;
   /** The whole data as it will be once the batch applies; call it before the persist resolves. */
@@ -89,9 +90,11 @@ export class GroupCommit {
     // Numbered here, one batch at a time, so event ids follow the durable order; a failed batch uses none.
     const events = batchEvents(batch, state.events.last, new Date(state.now()).toISOString());
     const lastEventId = events.at(-1)?.id ?? state.events.last;
-    const { nextPetId, nextOrderId, nextWebhookId } = state;
+    // The deliveries these events cause ride on the same line; a failed batch's ids are skipped.
+    state.addDeliveries(batch, events);
+    const { nextPetId, nextOrderId, nextWebhookId, nextDeliveryId } = state;
     try {
-      await this.#persist({ batch, touches, nextPetId, nextOrderId, nextWebhookId, lastEventId, snapshot: () => state.snapshot(batch, lastEventId) });
+      await this.#persist({ batch, touches, nextPetId, nextOrderId, nextWebhookId, nextDeliveryId, lastEventId, snapshot: () => state.snapshot(batch, lastEventId) });
     } catch (error) {
       const failure = this.#unavailable(error);
       for (const waiter of waiters) waiter.reject(failure);

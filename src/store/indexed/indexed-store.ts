@@ -6,6 +6,7 @@ import { IndexedKeyStore } from "./indexed-key-store.js";
 import { IndexedOrderStore } from "./indexed-order-store.js";
 import { IndexedPetStore } from "./indexed-pet-store.js";
 import { IndexedWebhookStore } from "./indexed-webhook-store.js";
+import { IndexedDeliveryStore } from "./indexed-delivery-store.js";
 import { emptyBatch, type StoreState } from "./store-state.js";
 
 export interface IndexedStoreParts {
@@ -31,6 +32,7 @@ export function createIndexedStore({ name, state, persist, finish, release }: In
     orders,
     keys: new IndexedKeyStore(state, commit),
     webhooks: new IndexedWebhookStore(state, commit),
+    deliveries: new IndexedDeliveryStore(state, commit),
     idempotency: new IndexedIdempotencyStore(state),
     // One process holds the db (its lock): what it spent is all there is to know.
     spentTickets: new MemorySpentTickets(),

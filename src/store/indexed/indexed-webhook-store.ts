@@ -1,3 +1,5 @@
+import type { DeliveryRecord } from "../delivery-store.js";
+import { ENDED_BY_DISABLING } from "../delivery-store.js";
 import type { NewWebhookInput, WebhookChange, WebhookPage, WebhookRecord, WebhookStore } from "../webhook-store.js";
 import type { GroupCommit } from "./group-commit.js";
 import type { StoreState } from "./store-state.js";
@@ -50,7 +52,12 @@ export class IndexedWebhookStore implements WebhookStore {
     if (!current) return undefined;
     const defined = Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined));
     const record: WebhookRecord = { ...current, ...defined, updatedAt: at.toISOString() };
-    await this.#stage(id, record, (batch) => batch.webhooks.set(id, record));
+    // Disabled, its pending deliveries end: enabling it again sends nothing old unless asked.
+    const ended = current.enabled && record.enabled === false ? this.#endPending(id, at) : [];
+    await this.#stage(id, record, (batch) => {
+      batch.webhooks.set(id, record);
+      for (const delivery of ended) batch.deliveries.set(delivery.id, delivery);
+    });
     return this.#state.webhooks.get(id) ?? record;
   }
 
@@ -61,6 +68,15 @@ export class IndexedWebhookStore implements WebhookStore {
       batch.webhooksRemoved.add(id);
     });
     return true;
+  }
+
+  #endPending(webhookId: number, at: Date): DeliveryRecord[] {
+    const table = this.#state.deliveries;
+    return table
+      .idsOf(webhookId)
+      .map((id) => table.get(id)!)
+      .filter((delivery) => delivery.status === "pending")
+      .map((delivery) => ({ ...delivery, status: "failed", nextAttemptAt: null, lastError: ENDED_BY_DISABLING, lastAttemptAt: delivery.lastAttemptAt ?? at.toISOString() }));
   }
 
   /** The endpoint as the next batch will leave it: staged changes first, then the committed one. */

@@ -12,6 +12,10 @@ import { toStoredPet, type PetRecord } from "./records.js";
 import { MemoryEventLog } from "../events/memory-event-log.js";
 import type { WebhookRecord } from "../webhook-store.js";
 import { WebhookTable } from "./webhook-records.js";
+import type { DeliveryRecord } from "../delivery-store.js";
+import { DeliveryTable, wants } from "./delivery-table.js";
+import type { StoreEvent } from "../../contract/events.js";
+import { webhookPayload } from "../../contract/webhook-schemas.js";
 
 /** The db file's format version (see lowdb/upgrade-file.ts): 2 since keys can expire and be rotated. */
 export const STORE_DATA_VERSION = 2;
@@ -33,6 +37,9 @@ export interface StoreData {
   /** Webhook endpoints, sorted by id, and the id counter; absent before the first. */
   nextWebhookId?: number;
   webhooks?: WebhookRecord[];
+  /** Pending deliveries and the newest finished ones, sorted by id, and their id counter. */
+  nextDeliveryId?: number;
+  deliveries?: DeliveryRecord[];
 }
 
 /** The changes that one group commit makes durable together. */
@@ -55,10 +62,12 @@ export interface Batch {
   /** Created or changed webhook endpoints by id, whole. */
   webhooks: Map<number, WebhookRecord>;
   webhooksRemoved: Set<number>;
+  /** New or changed deliveries by id, whole: the commit adds those its events cause. */
+  deliveries: Map<number, DeliveryRecord>;
 }
 
 export function emptyBatch(): Batch {
-  return { pets: [], updated: new Map(), deleted: new Set(), keys: [], revocations: new Map(), rotations: new Map(), orders: new Map(), idempotency: [], webhooks: new Map(), webhooksRemoved: new Set() };
+  return { pets: [], updated: new Map(), deleted: new Set(), keys: [], revocations: new Map(), rotations: new Map(), orders: new Map(), idempotency: [], webhooks: new Map(), webhooksRemoved: new Set(), deliveries: new Map() };
 }
 
 export function emptyStoreData(): StoreData {
@@ -72,12 +81,14 @@ export class StoreState {
   readonly orders = new OrderIndex();
   readonly idempotency = new IdempotencyIndex();
   readonly webhooks: WebhookTable;
+  readonly deliveries: DeliveryTable;
   /** The events of this run; their ids continue from the persisted counter. */
   readonly events: MemoryEventLog;
   readonly #now: () => number;
   #nextPetId: number;
   #nextOrderId: number;
   #nextWebhookId: number;
+  #nextDeliveryId: number;
 
   /**
    * `data` must be valid: pets sorted by unique id, keys with unique ids and hashes. `now` (ms)
@@ -94,6 +105,34 @@ export class StoreState {
     this.#nextOrderId = Math.max(data.nextOrderId, this.orders.lastId + 1);
     this.webhooks = new WebhookTable(data.webhooks ?? []);
     this.#nextWebhookId = Math.max(data.nextWebhookId ?? 1, this.webhooks.lastId + 1);
+    this.deliveries = new DeliveryTable(data.deliveries ?? []);
+    this.#nextDeliveryId = Math.max(data.nextDeliveryId ?? 1, this.deliveries.lastId + 1);
+  }
+
+  get nextDeliveryId(): number {
+    return this.#nextDeliveryId;
+  }
+
+  takeDeliveryId(): number {
+    return this.#nextDeliveryId++;
+  }
+
+  /**
+   * Adds to `batch` one pending delivery per event and endpoint that wants it, so that they are
+   * durable with the changes themselves: on the same journal line, or not at all.
+   */
+  addDeliveries(batch: Batch, events: readonly StoreEvent[]): void {
+    if (events.length === 0) return;
+    const endpoints = this.webhooks.after(batch.webhooks, batch.webhooksRemoved);
+    if (endpoints.length === 0) return;
+    for (const event of events) {
+      const payload = webhookPayload(event.id, event.type, event.at, event.data);
+      for (const webhook of endpoints) {
+        if (!wants(webhook, event.type)) continue;
+        const id = this.takeDeliveryId();
+        batch.deliveries.set(id, pendingDelivery(id, webhook.id, event.id, event.type, payload, event.at));
+      }
+    }
   }
 
   get nextWebhookId(): number {
@@ -144,6 +183,7 @@ export class StoreState {
       ...(lastEventId > 0 ? { lastEventId } : {}),
       // Left out until the first endpoint: a db without webhooks stays as older versions wrote it.
       ...(this.#nextWebhookId > 1 ? { nextWebhookId: this.#nextWebhookId, webhooks } : {}),
+      ...(this.#nextDeliveryId > 1 ? { nextDeliveryId: this.#nextDeliveryId, deliveries: this.#deliveriesAfter(batch) } : {}),
     };
   }
 
@@ -159,6 +199,15 @@ export class StoreState {
     this.idempotency.add(batch.idempotency);
     this.webhooks.put(batch.webhooks.values());
     this.webhooks.remove(batch.webhooksRemoved);
+    this.deliveries.put(batch.deliveries.values());
+    for (const id of batch.webhooksRemoved) this.deliveries.removeWebhook(id);
+  }
+
+  #deliveriesAfter(batch: Batch): DeliveryRecord[] {
+    const byId = new Map(this.deliveries.records().map((record) => [record.id, record]));
+    for (const [id, record] of batch.deliveries) byId.set(id, record);
+    const removed = batch.webhooksRemoved;
+    return [...byId.values()].filter((record) => !removed.has(record.webhookId)).sort((a, b) => a.id - b.id);
   }
 }
 
@@ -183,4 +232,24 @@ function ordersAfter(records: OrderRecord[], batch: Batch): OrderRecord[] {
     else records.push(toOrderRecord(stored));
   }
   return records;
+}
+
+/** A delivery recorded with its event, due at once. */
+export function pendingDelivery(id: number, webhookId: number, eventId: number | null, type: string, payload: string, at: string): DeliveryRecord {
+  return {
+    id,
+    webhookId,
+    eventId,
+    type,
+    payload,
+    status: "pending",
+    attempts: 0,
+    createdAt: at,
+    nextAttemptAt: at,
+    lastAttemptAt: null,
+    lastStatusCode: null,
+    lastError: null,
+    lastResponse: null,
+    lastDurationMs: null,
+  };
 }

@@ -2,6 +2,7 @@ import * as z from "zod";
 import { firstIssue, IdempotencyRecordSchema, KeyRecordSchema, PetRecordSchema } from "../indexed/records.js";
 import { OrderRecordSchema } from "../indexed/order-records.js";
 import { WebhookRecordSchema } from "../indexed/webhook-records.js";
+import { DeliveryRecordSchema } from "../indexed/delivery-table.js";
 import { STORE_DATA_VERSION, type StoreData } from "../indexed/store-state.js";
 
 const StoreFileSchema = z.object({
@@ -21,6 +22,8 @@ const StoreFileSchema = z.object({
   // Files written before webhooks have neither.
   nextWebhookId: z.int().min(1).optional(),
   webhooks: z.array(WebhookRecordSchema).optional(),
+  nextDeliveryId: z.int().min(1).optional(),
+  deliveries: z.array(DeliveryRecordSchema).optional(),
 });
 
 /** The db file was written by a newer petstore: a format version this one does not know. */

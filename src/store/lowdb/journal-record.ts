@@ -3,6 +3,7 @@ import type { Commit } from "../indexed/group-commit.js";
 import { toPetRecord } from "../indexed/pet-index.js";
 import { OrderRecordSchema, toOrderRecord } from "../indexed/order-records.js";
 import { WebhookRecordSchema } from "../indexed/webhook-records.js";
+import { DeliveryRecordSchema } from "../indexed/delivery-table.js";
 import { firstIssue, IdempotencyRecordSchema, KeyRecordSchema, PetRecordSchema } from "../indexed/records.js";
 
 // [key id, ISO instant]
@@ -34,6 +35,9 @@ const JournalRecordSchema = z.object({
   /** Created or changed endpoints, whole. */
   webhooks: z.array(WebhookRecordSchema).default([]),
   webhooksRemoved: z.array(z.int().min(1)).default([]),
+  /** Only on lines that record or attempt deliveries: new and changed ones, whole. */
+  nextDeliveryId: z.int().min(1).optional(),
+  deliveries: z.array(DeliveryRecordSchema).default([]),
 });
 
 /** One journal line: the changes of one group commit. */
@@ -48,7 +52,7 @@ export interface ParsedJournal {
 }
 
 /** The journal line for one commit, newline included. Empty parts are left out. */
-export function encodeRecord({ batch, touches, nextPetId, nextOrderId, nextWebhookId, lastEventId }: Commit): Buffer {
+export function encodeRecord({ batch, touches, nextPetId, nextOrderId, nextWebhookId, nextDeliveryId, lastEventId }: Commit): Buffer {
   const record: Partial<JournalRecord> = { nextPetId };
   if (batch.pets.length > 0) record.pets = batch.pets;
   if (batch.updated.size > 0) record.updated = [...batch.updated.values()].map(toPetRecord);
@@ -63,6 +67,7 @@ export function encodeRecord({ batch, touches, nextPetId, nextOrderId, nextWebho
   if (batch.webhooks.size > 0 || batch.webhooksRemoved.size > 0) {
     Object.assign(record, { nextWebhookId, webhooks: [...batch.webhooks.values()], webhooksRemoved: [...batch.webhooksRemoved] });
   }
+  if (batch.deliveries.size > 0) Object.assign(record, { nextDeliveryId, deliveries: [...batch.deliveries.values()] });
   return Buffer.from(`${JSON.stringify(record)}\n`);
 }
 

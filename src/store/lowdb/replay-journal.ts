@@ -4,6 +4,7 @@ import type { PetRecord } from "../indexed/records.js";
 import type { StoreData } from "../indexed/store-state.js";
 import type { JournalRecord } from "./journal-record.js";
 import type { WebhookRecord } from "../webhook-store.js";
+import type { DeliveryRecord } from "../delivery-store.js";
 
 /**
  * The snapshot with the journal's records applied in order. Idempotent: a record that is
@@ -25,6 +26,8 @@ export function replayJournal(data: StoreData, records: readonly JournalRecord[]
   let lastEventId = data.lastEventId ?? 0;
   const webhooks = new Map((data.webhooks ?? []).map((record) => [record.id, record]));
   let nextWebhookId = data.nextWebhookId ?? 1;
+  const deliveries = new Map((data.deliveries ?? []).map((record) => [record.id, record]));
+  let nextDeliveryId = data.nextDeliveryId ?? 1;
   records.forEach((record, index) => {
     const where = `line ${index + 1}`;
     for (const pet of record.pets) pets.put(pet, where);
@@ -43,14 +46,23 @@ export function replayJournal(data: StoreData, records: readonly JournalRecord[]
     for (const webhook of record.webhooks) webhooks.set(webhook.id, webhook);
     for (const id of record.webhooksRemoved) webhooks.delete(id);
     nextWebhookId = Math.max(nextWebhookId, record.nextWebhookId ?? 1);
+    for (const delivery of record.deliveries) deliveries.set(delivery.id, delivery);
+    nextDeliveryId = Math.max(nextDeliveryId, record.nextDeliveryId ?? 1);
   });
+  // A removed endpoint's deliveries go with it, whichever line recorded them.
+  for (const [id, delivery] of deliveries) if (!webhooks.has(delivery.webhookId)) deliveries.delete(id);
   const stored = idempotency.size > 0 ? { idempotency: [...idempotency.values()] } : {};
   const events = lastEventId > 0 ? { lastEventId } : {};
   const hooks = nextWebhookId > 1 ? { nextWebhookId, webhooks: sortedWebhooks(webhooks) } : {};
-  return { version: data.version, nextPetId, pets: pets.records(), keys: keys.records(), nextOrderId, orders: orders.records(), ...stored, ...events, ...hooks };
+  const sent = nextDeliveryId > 1 ? { nextDeliveryId, deliveries: sortedById(deliveries) } : {};
+  return { version: data.version, nextPetId, pets: pets.records(), keys: keys.records(), nextOrderId, orders: orders.records(), ...stored, ...events, ...hooks, ...sent };
 }
 
 function sortedWebhooks(byId: Map<number, WebhookRecord>): WebhookRecord[] {
+  return [...byId.values()].sort((a, b) => a.id - b.id);
+}
+
+function sortedById(byId: Map<number, DeliveryRecord>): DeliveryRecord[] {
   return [...byId.values()].sort((a, b) => a.id - b.id);
 }
 

@@ -14,6 +14,7 @@ import { PostgresOrderStore } from "./postgres-order-store.js";
 import { PostgresPetStore } from "./postgres-pet-store.js";
 import { PostgresSpentTickets } from "./postgres-spent-tickets.js";
 import { PostgresWebhookStore } from "./postgres-webhook-store.js";
+import { PostgresDeliveryStore } from "./postgres-delivery-store.js";
 import { TouchBuffer } from "./touch-buffer.js";
 
 export interface PostgresStoreOptions {
@@ -76,6 +77,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     keys: new PostgresKeyStore(pool, database, touches, keyCache, keyChanges),
     orders: new PostgresOrderStore(pool, database),
     webhooks: new PostgresWebhookStore(pool, database),
+    deliveries: new PostgresDeliveryStore(pool, database),
     idempotency: new PostgresIdempotencyStore(pool, database, options.warn),
     spentTickets: new PostgresSpentTickets(pool, database, options.warn),
     snapshot: () => storageCall(database, () => snapshotPostgres(pool)),

@@ -2,6 +2,7 @@ import type { Pool } from "pg";
 import type { WebhookEventType } from "../../contract/webhook-schemas.js";
 import type { NewWebhookInput, WebhookChange, WebhookPage, WebhookRecord, WebhookStore } from "../webhook-store.js";
 import { storageCall } from "./storage-errors.js";
+import { ENDED_BY_DISABLING } from "../delivery-store.js";
 
 interface WebhookRow {
   id: string;
@@ -48,11 +49,15 @@ export class PostgresWebhookStore implements WebhookStore {
 
   async update(id: number, change: WebhookChange, at: Date): Promise<WebhookRecord | undefined> {
     // A field absent from the change keeps its value; description may be set to null, so it has its own flag.
+    // Disabled, its pending deliveries end in the same statement: enabling it again sends nothing old.
     const [row] = await this.#query(
-      `UPDATE webhooks SET url = coalesce($2, url), types = coalesce($3, types),
+      `WITH changed AS (UPDATE webhooks SET url = coalesce($2, url), types = coalesce($3, types),
          description = CASE WHEN $4 THEN $5 ELSE description END, enabled = coalesce($6, enabled), updated_at = $7
-       WHERE id = $1 RETURNING ${COLUMNS}`,
-      [id, change.url ?? null, change.types ?? null, change.description !== undefined, change.description ?? null, change.enabled ?? null, at],
+       WHERE id = $1 RETURNING ${COLUMNS}),
+       ended AS (UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, last_error = $8
+         WHERE webhook_id = $1 AND status = 'pending' AND $6 IS FALSE)
+       SELECT * FROM changed`,
+      [id, change.url ?? null, change.types ?? null, change.description !== undefined, change.description ?? null, change.enabled ?? null, at, ENDED_BY_DISABLING],
     );
     return row && toRecord(row);
   }

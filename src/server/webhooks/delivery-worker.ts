@@ -1,0 +1,195 @@
+// Sends what the store says is due: claims due deliveries in rounds, keeps each endpoint's share
+// in a bounded queue with a bounded number in flight, and records every attempt. A slow or dead
+// receiver fills only its own queue; once full, the claim skips that endpoint, so the others'
+// deliveries never wait behind it, and the rest of its deliveries stay in the store.
+import type { AttemptOutcome, ClaimedDelivery, DeliveryRecord, DeliveryStore } from "../../store/delivery-store.js";
+import type { SendResult, WebhookRequest } from "./send-webhook.js";
+import { nextAttemptAt, retryAfterMs } from "./retry-schedule.js";
+
+export interface Timers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** What the worker reports, for /metrics and the once-per-outage log. */
+export interface DeliveryObserver {
+  attempted(claimed: ClaimedDelivery, result: SendResult, after: DeliveryRecord | undefined): void;
+}
+
+export interface DeliveryWorkerOptions {
+  deliveries: DeliveryStore;
+  send: (request: WebhookRequest) => Promise<SendResult>;
+  /** The clock of due times and retry windows (ms). */
+  now: () => number;
+  random: () => number;
+  timers: Timers;
+  retryForMs: number;
+  /** How often the store is asked for due retries when nothing wakes the worker. */
+  pollMs?: number;
+  /** Per endpoint. */
+  maxInFlight?: number;
+  /** Per endpoint: claimed deliveries waiting for a free slot. */
+  maxBacklog?: number;
+  /** Deliveries claimed per round. */
+  claimLimit?: number;
+  /** How long a claim holds; long enough for a full backlog to drain through timeouts. */
+  leaseMs?: number;
+  observer?: DeliveryObserver;
+  /** Told of a failure of the store itself (the next round tries again). */
+  warn?: (message: string) => void;
+}
+
+interface Endpoint {
+  queue: ClaimedDelivery[];
+  inFlight: number;
+}
+
+export const DEFAULT_MAX_IN_FLIGHT = 4;
+const DEFAULTS = { pollMs: 1_000, maxInFlight: DEFAULT_MAX_IN_FLIGHT, maxBacklog: 16, claimLimit: 256, leaseMs: 120_000 };
+
+export class DeliveryWorker {
+  readonly #options: DeliveryWorkerOptions & typeof DEFAULTS;
+  readonly #endpoints = new Map<number, Endpoint>();
+  readonly #running = new Set<Promise<void>>();
+  #timer: unknown;
+  #claiming: Promise<void> | undefined;
+  #again = false;
+  #stopped = false;
+
+  constructor(options: DeliveryWorkerOptions) {
+    this.#options = { ...DEFAULTS, ...withoutUndefined(options) } as DeliveryWorkerOptions & typeof DEFAULTS;
+  }
+
+  /** Starts the first round; later ones follow each wake() and every pollMs. */
+  start(): void {
+    this.wake();
+  }
+
+  /** Something may be due now (a change committed, a retry asked for): claim soon. */
+  wake(): void {
+    if (this.#stopped) return;
+    if (this.#claiming) {
+      this.#again = true;
+      return;
+    }
+    this.#claiming = this.#round().finally(() => {
+      this.#claiming = undefined;
+      if (this.#again) {
+        this.#again = false;
+        this.wake();
+      } else this.#schedule();
+    });
+  }
+
+  /** Stops claiming; waits for the attempts under way (each ends within the send timeout). */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#options.timers.clearTimeout(this.#timer);
+    await this.#claiming;
+    await Promise.all(this.#running);
+  }
+
+  /** Deliveries claimed by this instance and not yet recorded. */
+  get held(): number {
+    let held = 0;
+    for (const endpoint of this.#endpoints.values()) held += endpoint.queue.length + endpoint.inFlight;
+    return held;
+  }
+
+  #schedule(): void {
+    if (this.#stopped) return;
+    this.#options.timers.clearTimeout(this.#timer);
+    this.#timer = this.#options.timers.setTimeout(() => this.wake(), this.#options.pollMs);
+  }
+
+  async #round(): Promise<void> {
+    const { deliveries, claimLimit, leaseMs, maxBacklog } = this.#options;
+    const full = [...this.#endpoints].filter(([, endpoint]) => endpoint.queue.length >= maxBacklog).map(([id]) => id);
+    let claimed: ClaimedDelivery[];
+    try {
+      claimed = await deliveries.claim({ now: new Date(this.#options.now()), limit: claimLimit, skipWebhooks: full, leaseMs });
+    } catch (error) {
+      this.#options.warn?.(`webhook deliveries: cannot read the due ones: ${(error as Error).message}`);
+      return;
+    }
+    for (const item of claimed) this.#endpointOf(item.webhook.id).queue.push(item);
+    for (const id of new Set(claimed.map((item) => item.webhook.id))) this.#pump(id);
+    // A full round means more may be due at once.
+    if (claimed.length >= claimLimit) this.#again = true;
+  }
+
+  #endpointOf(id: number): Endpoint {
+    let endpoint = this.#endpoints.get(id);
+    if (!endpoint) this.#endpoints.set(id, (endpoint = { queue: [], inFlight: 0 }));
+    return endpoint;
+  }
+
+  #pump(webhookId: number): void {
+    const endpoint = this.#endpointOf(webhookId);
+    while (endpoint.inFlight < this.#options.maxInFlight && endpoint.queue.length > 0) {
+      const item = endpoint.queue.shift()!;
+      endpoint.inFlight++;
+      const attempt = this.#attempt(item).finally(() => {
+        this.#running.delete(attempt);
+        endpoint.inFlight--;
+        if (endpoint.queue.length === 0 && endpoint.inFlight === 0) this.#endpoints.delete(webhookId);
+        else this.#pump(webhookId);
+        // Room again in a queue that was full: its endpoint's deliveries left in the store are claimable.
+        if (endpoint.queue.length === 0 && !this.#stopped) this.wake();
+      });
+      this.#running.add(attempt);
+    }
+  }
+
+  async #attempt(item: ClaimedDelivery): Promise<void> {
+    const { delivery, webhook } = item;
+    const result = await this.#options.send({
+      url: webhook.url,
+      messageId: `msg_${delivery.id}`,
+      body: delivery.payload,
+      secrets: signingSecrets(webhook, this.#options.now()),
+    });
+    let after: DeliveryRecord | undefined;
+    try {
+      after = await this.#options.deliveries.record(delivery.id, this.#outcome(delivery, result));
+    } catch (error) {
+      // Left leased: once the lease ends, it is claimed and sent again (at least once).
+      this.#options.warn?.(`webhook deliveries: cannot record an attempt: ${(error as Error).message}`);
+    }
+    this.#options.observer?.attempted(item, result, after);
+  }
+
+  #outcome(delivery: DeliveryRecord, result: SendResult): AttemptOutcome {
+    const now = this.#options.now();
+    const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    const next = succeeded
+      ? null
+      : nextAttemptAt({
+          attempts: delivery.attempts + 1,
+          createdAt: Date.parse(delivery.createdAt),
+          now,
+          retryForMs: this.#options.retryForMs,
+          retryAfterMs: retryAfterMs(result.retryAfter, now),
+          random: this.#options.random,
+        });
+    return {
+      at: new Date(now),
+      succeeded,
+      statusCode: result.statusCode,
+      error: result.error ?? (succeeded ? null : `answered ${result.statusCode}`),
+      response: result.response,
+      durationMs: Math.round(result.durationMs * 1000) / 1000,
+      nextAttemptAt: next === null ? null : new Date(next),
+    };
+  }
+}
+
+/** The secret, and the one a rotation replaced while its grace lasts: both sign, so either verifies. */
+export function signingSecrets(webhook: { secret: string; previousSecret: string | null; previousSecretUntil: string | null }, now: number): string[] {
+  const previous = webhook.previousSecret !== null && webhook.previousSecretUntil !== null && Date.parse(webhook.previousSecretUntil) > now;
+  return previous ? [webhook.secret, webhook.previousSecret!] : [webhook.secret];
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
+}

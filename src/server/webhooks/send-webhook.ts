@@ -1,0 +1,88 @@
+// One delivery attempt over HTTP: a signed POST, never following a redirect, given up after the
+// timeout, with the first 1 KiB of the answer kept for GET .../deliveries.
+import type { Dispatcher } from "undici";
+import { signWebhook } from "../../support/standard-webhooks.js";
+import { messageOf } from "../../support/error-text.js";
+
+/** The answer bytes kept per attempt. */
+export const RESPONSE_KEPT_BYTES = 1024;
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+
+export interface WebhookRequest {
+  url: string;
+  /** `msg_<delivery id>`: stable across retries of one event to one endpoint. */
+  messageId: string;
+  body: string;
+  secrets: readonly string[];
+}
+
+export interface SendResult {
+  statusCode: number | null;
+  error: string | null;
+  response: string | null;
+  retryAfter?: string;
+  durationMs: number;
+}
+
+export interface SenderDeps {
+  /** undici's request; the dispatcher decides where a connection may go (the SSRF guard). */
+  request: typeof import("undici").request;
+  dispatcher: Dispatcher;
+  userAgent: string;
+  timeoutMs: number;
+  /** Wall-clock seconds for webhook-timestamp (a receiver compares it with its own clock). */
+  nowSeconds: () => number;
+  /** Elapsed time, for the duration (performance.now). */
+  elapsedMs: () => number;
+}
+
+/** POSTs one signed delivery; never throws: a failure is in the result. */
+export async function sendWebhook(target: WebhookRequest, deps: SenderDeps): Promise<SendResult> {
+  const started = deps.elapsedMs();
+  const signed = signWebhook({ id: target.messageId, timestamp: deps.nowSeconds(), body: target.body, secrets: target.secrets });
+  const signal = AbortSignal.timeout(deps.timeoutMs);
+  try {
+    const answer = await deps.request(target.url, {
+      method: "POST",
+      dispatcher: deps.dispatcher,
+      headers: { "content-type": "application/json", "user-agent": deps.userAgent, ...signed },
+      body: target.body,
+      signal,
+      headersTimeout: deps.timeoutMs,
+      bodyTimeout: deps.timeoutMs,
+    });
+    const response = await firstBytes(answer.body, RESPONSE_KEPT_BYTES);
+    const retryAfter = headerOf(answer.headers["retry-after"]);
+    return { statusCode: answer.statusCode, error: null, response, durationMs: deps.elapsedMs() - started, ...(retryAfter ? { retryAfter } : {}) };
+  } catch (error) {
+    const why = signal.aborted ? `no answer within ${deps.timeoutMs / 1000} s` : describeFailure(error);
+    return { statusCode: null, error: why, response: null, durationMs: deps.elapsedMs() - started };
+  }
+}
+
+/** Reads at most `limit` bytes, then drops the rest of the body (a receiver may send megabytes). */
+async function firstBytes(body: Dispatcher.ResponseData["body"], limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+      if (size >= limit) break;
+    }
+  } finally {
+    body.destroy();
+  }
+  return Buffer.concat(chunks).subarray(0, limit).toString("utf8");
+}
+
+function headerOf(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function describeFailure(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  const cause = (error as { cause?: { code?: unknown } }).cause?.code;
+  const name = typeof code === "string" ? code : typeof cause === "string" ? cause : undefined;
+  return (name ? `${name}: ` : "") + messageOf(error).slice(0, 200);
+}

@@ -1,0 +1,73 @@
+// The delivery engine as serve starts it: the sender over undici, the worker over the store,
+// woken by every committed change (this instance's or, over PostgreSQL, any instance's).
+import { performance } from "node:perf_hooks";
+import type { Dispatcher } from "undici";
+import pkg from "../../../package.json" with { type: "json" };
+import type { Store } from "../../store/store.js";
+import { DeliveryWorker, type DeliveryObserver, type Timers } from "./delivery-worker.js";
+import { DEFAULT_WEBHOOK_RETRY_FOR_MS } from "./retry-schedule.js";
+import { DEFAULT_WEBHOOK_TIMEOUT_MS, sendWebhook } from "./send-webhook.js";
+
+export interface WebhookSettings {
+  /** How long a failing delivery is retried (serve --webhook-retry-for); 3 days by default. */
+  retryForMs?: number;
+  /** Per attempt; 10 s by default. */
+  timeoutMs?: number;
+  /** Where connections go: the SSRF guard's agent in production; a plain Agent with --webhooks-allow-private. */
+  dispatcher?: Dispatcher;
+  /** How often due retries are looked for; tests shorten it. */
+  pollMs?: number;
+  maxInFlight?: number;
+  random?: () => number;
+  timers?: Timers;
+  /** webhook-timestamp's clock: a receiver compares it with its own, so the real one unless a test says. */
+  wallClock?: () => number;
+}
+
+export interface RunningDeliveries {
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+/** Starts sending what is due; `now` is the server's clock (tests move it to cross retry delays). */
+export async function startDeliveries(
+  store: Pick<Store, "deliveries" | "events">,
+  settings: WebhookSettings,
+  now: () => number,
+  observer?: DeliveryObserver,
+  warn?: (message: string) => void,
+): Promise<RunningDeliveries> {
+  const undici = await import("undici");
+  const timeoutMs = settings.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
+  const dispatcher = settings.dispatcher ?? new undici.Agent({ connect: { timeout: timeoutMs } });
+  const worker = new DeliveryWorker({
+    deliveries: store.deliveries,
+    send: (request) =>
+      sendWebhook(request, {
+        request: undici.request,
+        dispatcher,
+        userAgent: `petstore/${pkg.version}`,
+        timeoutMs,
+        nowSeconds: () => Math.floor((settings.wallClock ?? Date.now)() / 1000),
+        elapsedMs: () => performance.now(),
+      }),
+    now,
+    random: settings.random ?? Math.random,
+    timers: settings.timers ?? { setTimeout: (callback, ms) => setTimeout(callback, ms).unref(), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
+    retryForMs: settings.retryForMs ?? DEFAULT_WEBHOOK_RETRY_FOR_MS,
+    pollMs: settings.pollMs,
+    maxInFlight: settings.maxInFlight,
+    observer,
+    warn,
+  });
+  const unsubscribe = store.events.subscribe(() => worker.wake());
+  worker.start();
+  return {
+    wake: () => worker.wake(),
+    stop: async () => {
+      unsubscribe();
+      await worker.stop();
+      if (!settings.dispatcher) await dispatcher.close();
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import type { AttemptOutcome, ClaimQuery, ClaimedDelivery, DeliveryQuery, DeliveryRecord, DeliveryStore } from "../delivery-store.js";
+import type { GroupCommit } from "./group-commit.js";
+import { pendingDelivery, type StoreState } from "./store-state.js";
+
+/**
+ * Deliveries over the same state and group commit as the pets. One process holds the file (its
+ * lock), so a claim's lease lives in memory: after a crash every pending delivery is due again.
+ */
+export class IndexedDeliveryStore implements DeliveryStore {
+  readonly #state: StoreState;
+  readonly #commit: GroupCommit;
+  /** Delivery id to the end of its lease (ms). */
+  readonly #leases = new Map<number, number>();
+
+  constructor(state: StoreState, commit: GroupCommit) {
+    this.#state = state;
+    this.#commit = commit;
+  }
+
+  async claim({ now, limit, skipWebhooks, leaseMs }: ClaimQuery): Promise<ClaimedDelivery[]> {
+    const at = now.getTime();
+    const skip = new Set(skipWebhooks);
+    const claimed: ClaimedDelivery[] = [];
+    for (const id of this.#state.deliveries.pendingIds()) {
+      if (claimed.length >= limit) break;
+      const delivery = this.#state.deliveries.get(id);
+      if (!delivery || skip.has(delivery.webhookId) || (this.#leases.get(id) ?? 0) > at) continue;
+      if (!isDue(delivery, at)) continue;
+      const webhook = this.#state.webhooks.get(delivery.webhookId);
+      if (!webhook) continue;
+      this.#leases.set(id, at + leaseMs);
+      claimed.push({ delivery, webhook });
+    }
+    return claimed;
+  }
+
+  async record(id: number, outcome: AttemptOutcome): Promise<DeliveryRecord | undefined> {
+    const current = this.#state.deliveries.get(id);
+    if (!current) {
+      this.#leases.delete(id);
+      return undefined;
+    }
+    const updated = attempted(current, outcome);
+    try {
+      await this.#commit.stage((batch) => batch.deliveries.set(id, updated));
+    } finally {
+      // Only once the attempt is durable (or failed to be): until then the state still says pending.
+      this.#leases.delete(id);
+    }
+    return this.#state.deliveries.get(id);
+  }
+
+  async get(webhookId: number, id: number): Promise<DeliveryRecord | undefined> {
+    const delivery = this.#state.deliveries.get(id);
+    return delivery?.webhookId === webhookId ? delivery : undefined;
+  }
+
+  async list({ webhookId, status, beforeId = Number.MAX_SAFE_INTEGER, limit }: DeliveryQuery) {
+    const ids = this.#state.deliveries.idsOf(webhookId);
+    const deliveries: DeliveryRecord[] = [];
+    for (let at = ids.length - 1; at >= 0 && deliveries.length <= limit; at--) {
+      const delivery = ids[at]! < beforeId ? this.#state.deliveries.get(ids[at]!) : undefined;
+      if (delivery && (status === undefined || delivery.status === status)) deliveries.push(delivery);
+    }
+    return { deliveries: deliveries.slice(0, limit), hasMore: deliveries.length > limit };
+  }
+
+  async retryNow(webhookId: number, id: number, now: Date): Promise<DeliveryRecord | undefined> {
+    const current = await this.get(webhookId, id);
+    if (!current) return undefined;
+    const again: DeliveryRecord = { ...current, status: "pending", nextAttemptAt: now.toISOString() };
+    await this.#commit.stage((batch) => batch.deliveries.set(id, again));
+    return this.#state.deliveries.get(id);
+  }
+
+  async createTest(webhookId: number, payload: string, now: Date): Promise<DeliveryRecord | undefined> {
+    if (!this.#state.webhooks.get(webhookId)) return undefined;
+    const record = pendingDelivery(this.#state.takeDeliveryId(), webhookId, null, "webhook.test", payload, now.toISOString());
+    await this.#commit.stage((batch) => batch.deliveries.set(record.id, record));
+    return this.#state.deliveries.get(record.id);
+  }
+
+  async pendingCount(): Promise<number> {
+    return this.#state.deliveries.pendingCount;
+  }
+}
+
+/** The delivery after one attempt: succeeded, failed for good, or pending until its next attempt. */
+export function attempted(delivery: DeliveryRecord, outcome: AttemptOutcome): DeliveryRecord {
+  // Ended meanwhile (its endpoint disabled): an attempt already under way does not revive it.
+  const ended = delivery.status === "failed" && !outcome.succeeded;
+  const status = outcome.succeeded ? "succeeded" : ended || outcome.nextAttemptAt === null ? "failed" : "pending";
+  return {
+    ...delivery,
+    status,
+    attempts: delivery.attempts + 1,
+    nextAttemptAt: status === "pending" ? outcome.nextAttemptAt!.toISOString() : null,
+    lastAttemptAt: outcome.at.toISOString(),
+    lastStatusCode: outcome.statusCode,
+    lastError: outcome.error,
+    lastResponse: outcome.response,
+    lastDurationMs: outcome.durationMs,
+  };
+}
+
+/** Never attempted: due at once (its time is the commit's); else when its next attempt says. */
+function isDue(delivery: DeliveryRecord, at: number): boolean {
+  if (delivery.attempts === 0) return true;
+  return delivery.nextAttemptAt !== null && Date.parse(delivery.nextAttemptAt) <= at;
+}

@@ -1,0 +1,170 @@
+// Deliveries over both engines: what a receiver gets for each change (judged by the
+// standardwebhooks package), which endpoints get what, retries on a test clock, Retry-After,
+// redirects and timeouts, a receiver that never answers next to one that does, and durability.
+import { Webhook } from "standardwebhooks";
+import { afterEach, describe, expect, it } from "vitest";
+import pkg from "../../package.json" with { type: "json" };
+import { json } from "../helpers/assertions.js";
+import { startTestServer, testClock, type TestClock, type TestServer } from "../helpers/test-server.js";
+import { startReceiver, type Received, type WebhookReceiver } from "../helpers/webhook-receiver.js";
+
+const open: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const item of open.splice(0).reverse()) await item.close();
+});
+
+async function setUp(options: { timeoutMs?: number } = {}): Promise<{ server: TestServer; clock: TestClock }> {
+  const clock = testClock(Date.now());
+  const server = await startTestServer({ now: clock.now, webhooks: { allowPrivate: true, pollMs: 20, timeoutMs: options.timeoutMs ?? 2_000, random: () => 0.5 } });
+  open.push(server);
+  return { server, clock };
+}
+
+async function receiver(): Promise<WebhookReceiver> {
+  const started = await startReceiver();
+  open.push(started);
+  return started;
+}
+
+async function addEndpoint(server: TestServer, url: string, types?: string[]): Promise<{ id: number; secret: string }> {
+  const response = await server.api("/webhooks", { json: { url, ...(types ? { types } : {}) } });
+  expect(response.status).toBe(201);
+  return json(response);
+}
+
+const createPet = async (server: TestServer, name = "Rex") => json(await server.api("/pets", { json: { name, categoryId: 1 } }));
+
+function verified(secret: string, request: Received): { id: number; type: string; timestamp: string; data: Record<string, unknown> } {
+  const headers = {
+    "webhook-id": String(request.headers["webhook-id"]),
+    "webhook-timestamp": String(request.headers["webhook-timestamp"]),
+    "webhook-signature": String(request.headers["webhook-signature"]),
+  };
+  return new Webhook(secret).verify(request.body, headers) as never;
+}
+
+/** Moves the server's clock in steps, letting the worker's polls (every 20 ms) see each one. */
+async function advance(clock: TestClock, totalMs: number, stepMs: number): Promise<void> {
+  for (let moved = 0; moved < totalMs; moved += stepMs) {
+    clock.advance(stepMs);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+  }
+}
+
+describe("a delivery", () => {
+  it("is a signed POST the standardwebhooks package accepts, carrying the event id, type, time and record", async () => {
+    const { server } = await setUp();
+    const hook = await receiver();
+    const { secret } = await addEndpoint(server, hook.url);
+    const pet = await createPet(server);
+    const [request] = await hook.waitFor(1);
+    expect(request!.headers["content-type"]).toBe("application/json");
+    expect(request!.headers["user-agent"]).toBe(`petstore/${pkg.version}`);
+    expect(request!.headers["webhook-id"]).toMatch(/^msg_\d+$/);
+    expect(Math.abs(Number(request!.headers["webhook-timestamp"]) - Date.now() / 1000)).toBeLessThan(60);
+    const payload = verified(secret, request!);
+    expect(payload).toMatchObject({ type: "pet.created", data: pet });
+    expect(payload.id).toBeGreaterThan(0);
+    expect(payload.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(() => new Webhook(Buffer.alloc(32, 1).toString("base64")).verify(request!.body, request!.headers as Record<string, string>)).toThrow();
+  });
+
+  it("goes to each enabled endpoint whose types match, none given meaning all", async () => {
+    const { server } = await setUp();
+    const [all, orders, off] = [await receiver(), await receiver(), await receiver()];
+    await addEndpoint(server, all.url);
+    await addEndpoint(server, orders.url, ["order.created"]);
+    const disabled = await addEndpoint(server, off.url);
+    await server.api(`/webhooks/${disabled.id}`, { method: "PATCH", json: { enabled: false } });
+    const pet = await createPet(server);
+    await server.api("/store/orders", { json: { petId: pet.id } });
+    await all.waitFor(3); // pet.created, pet.updated (pending), order.created
+    await orders.waitFor(1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(orders.received.map((request) => JSON.parse(request.body).type)).toEqual(["order.created"]);
+    expect(all.received.map((request) => JSON.parse(request.body).type).sort()).toEqual(["order.created", "pet.created", "pet.updated"]);
+    expect(off.received).toHaveLength(0);
+  });
+});
+
+describe("retries", () => {
+  it("a receiver failing for 10 minutes, then recovering, gets every event, each under one webhook-id", async () => {
+    const { server, clock } = await setUp();
+    const hook = await receiver();
+    const { secret } = await addEndpoint(server, hook.url);
+    let failing = true;
+    hook.answer(() => (failing ? { status: 503, body: "down" } : { status: 204 }));
+    for (let i = 0; i < 5; i++) await createPet(server, `pet ${i}`);
+    await hook.waitFor(5);
+    await advance(clock, 10 * 60_000, 15_000);
+    failing = false;
+    await advance(clock, 30 * 60_000, 60_000);
+    const delivered = hook.received.filter((request) => request.body !== "" && hook.received.indexOf(request) >= 0);
+    const byId = new Map<string, Received[]>();
+    for (const request of delivered) byId.set(String(request.headers["webhook-id"]), [...(byId.get(String(request.headers["webhook-id"])) ?? []), request]);
+    expect(byId.size).toBe(5);
+    for (const attempts of byId.values()) {
+      expect(attempts.length).toBeGreaterThan(2);
+      expect(new Set(attempts.map((request) => request.body)).size).toBe(1);
+      verified(secret, attempts.at(-1)!);
+    }
+    const names = [...byId.values()].map((attempts) => (JSON.parse(attempts[0]!.body).data as { name: string }).name).sort();
+    expect(names).toEqual(["pet 0", "pet 1", "pet 2", "pet 3", "pet 4"]);
+  });
+
+  it("waits as long as a receiver's Retry-After says", async () => {
+    const { server, clock } = await setUp();
+    const hook = await receiver();
+    await addEndpoint(server, hook.url);
+    hook.answer({ status: 429, headers: { "retry-after": "3600" } });
+    await createPet(server);
+    await hook.waitFor(1);
+    hook.answer({ status: 200 });
+    await advance(clock, 50 * 60_000, 5 * 60_000);
+    expect(hook.received).toHaveLength(1);
+    await advance(clock, 15 * 60_000, 5 * 60_000);
+    await hook.waitFor(2);
+  });
+
+  it("does not follow a redirect (a private address or not): it is a failure, retried", async () => {
+    const { server } = await setUp();
+    const [hook, elsewhere] = [await receiver(), await receiver()];
+    await addEndpoint(server, hook.url);
+    hook.answer({ status: 307, headers: { location: elsewhere.url } });
+    await createPet(server);
+    await hook.waitFor(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(elsewhere.received).toHaveLength(0);
+  });
+
+  it("a receiver that never answers holds 4 attempts at most and delays no other endpoint", async () => {
+    const { server } = await setUp({ timeoutMs: 10_000 });
+    const [dead, alive] = [await receiver(), await receiver()];
+    dead.answer("hang");
+    await addEndpoint(server, dead.url);
+    await addEndpoint(server, alive.url);
+    for (let i = 0; i < 30; i++) await createPet(server, `pet ${i}`);
+    const started = Date.now();
+    await alive.waitFor(30, 3_000);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    // Bounded in flight: the dead receiver holds at most 4 requests at once.
+    expect(dead.received.length).toBeLessThanOrEqual(4);
+  });
+});
+
+describe("an attempt", () => {
+  it("is given up after the timeout and tried again later", async () => {
+    const { server, clock } = await setUp({ timeoutMs: 300 });
+    const hook = await receiver();
+    hook.answer("hang");
+    await addEndpoint(server, hook.url);
+    await createPet(server);
+    await hook.waitFor(1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(hook.received).toHaveLength(1);
+    hook.answer({ status: 200 });
+    await advance(clock, 60_000, 10_000);
+    await hook.waitFor(2);
+    expect(hook.received[1]!.headers["webhook-id"]).toBe(hook.received[0]!.headers["webhook-id"]);
+  });
+});
