@@ -1,6 +1,6 @@
 // One delivery attempt over HTTP: a signed POST, never following a redirect, given up after the
 // timeout, with the first 1 KiB of the answer kept for GET .../deliveries.
-import type { Dispatcher } from "undici";
+import type { Dispatcher, request } from "undici";
 import { signWebhook } from "../../support/standard-webhooks.js";
 import { messageOf } from "../../support/error-text.js";
 
@@ -26,7 +26,7 @@ export interface SendResult {
 
 export interface SenderDeps {
   /** undici's request; the dispatcher decides where a connection may go (the SSRF guard). */
-  request: typeof import("undici").request;
+  request: typeof request;
   dispatcher: Dispatcher;
   userAgent: string;
   timeoutMs: number;
