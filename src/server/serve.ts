@@ -158,7 +158,7 @@ export async function startServer(options: ServeOptions, io: ServeIO, given?: Se
       await listener.close();
       throw error;
     }
-    deliveries = await startDeliveries(store, options.webhooks ?? {}, now, undefined, (message) => logger.warn(message));
+    deliveries = startDeliveries(store, options.webhooks ?? {}, now, undefined, (message) => logger.warn(message));
     if (options.webhooks?.allowPrivate) logger.warn("webhooks: --webhooks-allow-private: endpoints on loopback and private networks may be called");
     if (metricsListener) io.stdout.write(`petstore metrics on ${metricsListener.origin}/metrics\n`);
     await announceCertificate(options, listener, io, logger);

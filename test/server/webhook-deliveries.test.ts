@@ -119,6 +119,8 @@ describe("retries", () => {
     hook.answer({ status: 429, headers: { "retry-after": "3600" } });
     await createPet(server);
     await hook.waitFor(1);
+    // Recorded before the clock jumps past the claim's lease.
+    await new Promise((resolve) => setTimeout(resolve, 200));
     hook.answer({ status: 200 });
     await advance(clock, 50 * 60_000, 5 * 60_000);
     expect(hook.received).toHaveLength(1);

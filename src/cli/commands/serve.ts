@@ -37,6 +37,8 @@ export function registerServe(program: Command, ctx: CliContext, setExitCode: (c
       "--cors-origin <origins>",
       "let browser apps on these origins call the API: https://app.example.com[,...] (env PETSTORE_CORS_ORIGINS)",
     )
+    .option("--webhook-retry-for <duration>", "retry a failing webhook delivery this long, then mark it failed (env PETSTORE_WEBHOOK_RETRY_FOR, default 3d)")
+    .option("--webhooks-allow-private", "let webhook endpoints be on loopback and private networks: local development only (env PETSTORE_WEBHOOKS_ALLOW_PRIVATE=1)")
     .addHelpText(
       "after",
       "\nExamples:\n  $ petstore serve\n  $ PETSTORE_ADMIN_KEY=... petstore serve --port 8080 --db /var/lib/petstore/db.json\n" +

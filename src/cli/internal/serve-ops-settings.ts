@@ -7,6 +7,7 @@ import { messageOf } from "../../support/error-text.js";
 import { parseTrustProxy } from "../../support/trust-proxy.js";
 import { UsageError } from "../errors.js";
 import { parseCorsOrigins } from "./cors-origins.js";
+import { durationFlag } from "./duration.js";
 
 export interface ServeOpsFlags {
   logFormat?: string;
@@ -16,10 +17,12 @@ export interface ServeOpsFlags {
   metricsToken?: string;
   corsOrigin?: string;
   publicUrl?: string;
+  webhookRetryFor?: string;
+  webhooksAllowPrivate?: boolean;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
-type OpsOptions = Pick<ServeOptions, "logFormat" | "trustProxy" | "metricsPort" | "metricsHost" | "metricsToken" | "corsOrigins" | "publicUrl" | "ticketSecret">;
+type OpsOptions = Pick<ServeOptions, "logFormat" | "trustProxy" | "metricsPort" | "metricsHost" | "metricsToken" | "corsOrigins" | "publicUrl" | "ticketSecret" | "webhooks">;
 
 const pick = (flag: string | undefined, variable: string | undefined) => flag ?? (variable === "" ? undefined : variable);
 
@@ -53,7 +56,19 @@ export function resolveServeOps(flags: ServeOpsFlags, env: Env, isStderrTTY: boo
     throw new UsageError(`PETSTORE_TICKET_SECRET must be at least ${TICKET_SECRET_MIN_LENGTH} characters long`);
   }
   if (ticketSecret !== undefined) options.ticketSecret = ticketSecret;
+  const webhooks = webhookSettings(flags, env);
+  if (webhooks !== undefined) options.webhooks = webhooks;
   return options;
+}
+
+/** --webhook-retry-for (a duration, at least a minute) and --webhooks-allow-private, or their variables. */
+function webhookSettings(flags: ServeOpsFlags, env: Env): ServeOptions["webhooks"] {
+  const retryFor = pick(flags.webhookRetryFor, env.PETSTORE_WEBHOOK_RETRY_FOR);
+  const allowPrivate = flags.webhooksAllowPrivate === true || ["1", "true"].includes(env.PETSTORE_WEBHOOKS_ALLOW_PRIVATE ?? "");
+  if (retryFor === undefined && !allowPrivate) return undefined;
+  const seconds = retryFor === undefined ? undefined : durationFlag("--webhook-retry-for", retryFor);
+  if (seconds !== undefined && seconds < 60) throw new UsageError(`--webhook-retry-for must be at least 1m, got "${retryFor}"`);
+  return { ...(seconds !== undefined ? { retryForMs: seconds * 1000 } : {}), ...(allowPrivate ? { allowPrivate } : {}) };
 }
 
 function checkedPublicUrl(value: string): string {

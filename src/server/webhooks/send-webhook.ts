@@ -1,6 +1,6 @@
 // One delivery attempt over HTTP: a signed POST, never following a redirect, given up after the
 // timeout, with the first 1 KiB of the answer kept for GET .../deliveries.
-import type { Dispatcher, request } from "undici";
+import type { Dispatcher } from "undici";
 import { signWebhook } from "../../support/standard-webhooks.js";
 import { messageOf } from "../../support/error-text.js";
 
@@ -25,9 +25,8 @@ export interface SendResult {
 }
 
 export interface SenderDeps {
-  /** undici's request; the dispatcher decides where a connection may go (the SSRF guard). */
-  request: typeof request;
-  dispatcher: Dispatcher;
+  /** One request through the dispatcher, which decides where a connection may go (the SSRF guard). */
+  dispatch: (options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
   userAgent: string;
   timeoutMs: number;
   /** Wall-clock seconds for webhook-timestamp (a receiver compares it with its own clock). */
@@ -42,9 +41,11 @@ export async function sendWebhook(target: WebhookRequest, deps: SenderDeps): Pro
   const signed = signWebhook({ id: target.messageId, timestamp: deps.nowSeconds(), body: target.body, secrets: target.secrets });
   const signal = AbortSignal.timeout(deps.timeoutMs);
   try {
-    const answer = await deps.request(target.url, {
+    const url = new URL(target.url);
+    const answer = await deps.dispatch({
+      origin: url.origin,
+      path: url.pathname + url.search,
       method: "POST",
-      dispatcher: deps.dispatcher,
       headers: { "content-type": "application/json", "user-agent": deps.userAgent, ...signed },
       body: target.body,
       signal,

@@ -2,6 +2,9 @@
 // woken by every committed change (this instance's or, over PostgreSQL, any instance's).
 import { performance } from "node:perf_hooks";
 import type { Dispatcher } from "undici";
+// The Agent and its request() alone, as the client takes them: undici's index loads all of it.
+import Agent from "undici/lib/dispatcher/agent.js";
+import dispatcherRequest from "undici/lib/api/api-request.js";
 import pkg from "../../../package.json" with { type: "json" };
 import type { Store } from "../../store/store.js";
 import { DeliveryWorker, type DeliveryObserver, type Timers } from "./delivery-worker.js";
@@ -30,22 +33,20 @@ export interface RunningDeliveries {
 }
 
 /** Starts sending what is due; `now` is the server's clock (tests move it to cross retry delays). */
-export async function startDeliveries(
+export function startDeliveries(
   store: Pick<Store, "deliveries" | "events">,
   settings: WebhookSettings,
   now: () => number,
   observer?: DeliveryObserver,
   warn?: (message: string) => void,
-): Promise<RunningDeliveries> {
-  const undici = await import("undici");
+): RunningDeliveries {
   const timeoutMs = settings.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
-  const dispatcher = settings.dispatcher ?? new undici.Agent({ connect: { timeout: timeoutMs } });
+  const dispatcher = settings.dispatcher ?? new Agent({ connect: { timeout: timeoutMs } });
   const worker = new DeliveryWorker({
     deliveries: store.deliveries,
     send: (request) =>
       sendWebhook(request, {
-        request: undici.request,
-        dispatcher,
+        dispatch: (options) => dispatcherRequest.call(dispatcher, options),
         userAgent: `petstore/${pkg.version}`,
         timeoutMs,
         nowSeconds: () => Math.floor((settings.wallClock ?? Date.now)() / 1000),
