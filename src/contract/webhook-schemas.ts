@@ -116,6 +116,55 @@ export const CreatedWebhookSchema = z
   .describe("The answer to POST /webhooks: the only time the secret is shown.")
   .register(COMPONENTS, { id: "CreatedWebhook" });
 
+export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
+export const DeliveryStatusSchema = z
+  .enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(", ")}` })
+  .register(COMPONENTS, { id: "DeliveryStatus" });
+
+const nullableInstant = () => instant().nullable();
+
+export const WebhookDeliverySchema = z
+  .object({
+    id: webhookId(),
+    webhookId: webhookId(),
+    eventId: z.int().min(1).meta({ format: "int64" }).nullable().describe("The event's id (GET /v1/events); null for webhook.test."),
+    type: z.enum([...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT]),
+    status: DeliveryStatusSchema,
+    attempts: z.int().min(0).meta({ format: "int32" }),
+    createdAt: instant(),
+    lastAttemptAt: nullableInstant(),
+    nextAttemptAt: nullableInstant().describe("When it is tried next; null once it succeeded or failed."),
+    lastStatusCode: z.int().min(100).max(599).meta({ format: "int32" }).nullable(),
+    lastError: z.string().meta({ maxLength: 256 }).nullable().describe("Why the last attempt failed: no answer, a refused connection, a status."),
+    lastResponse: z.string().meta({ maxLength: 1024 }).nullable().describe("The first 1 KiB of the receiver's last answer."),
+    lastDurationMs: z.number().min(0).nullable(),
+  })
+  .describe("One event sent (or to be sent) to one endpoint.")
+  .register(COMPONENTS, { id: "WebhookDelivery" });
+
+export const WebhookDeliveriesSchema = z
+  .array(WebhookDeliverySchema)
+  .meta({ maxItems: LIST_LIMIT_MAX })
+  .describe("A page of deliveries, newest first.")
+  .register(COMPONENTS, { id: "WebhookDeliveries" });
+
+export const MAX_SECRET_GRACE_SECONDS = 7 * 24 * 3600;
+export const DEFAULT_SECRET_GRACE_SECONDS = 24 * 3600;
+
+export const RotateWebhookSecretSchema = z
+  .strictObject({
+    graceSeconds: z
+      .int({ error: `must be an integer from 0 to ${MAX_SECRET_GRACE_SECONDS}` })
+      .min(0, { error: `must be an integer from 0 to ${MAX_SECRET_GRACE_SECONDS}` })
+      .max(MAX_SECRET_GRACE_SECONDS, { error: `must be an integer from 0 to ${MAX_SECRET_GRACE_SECONDS}` })
+      .meta({ format: "int32" })
+      .optional()
+      .describe(`How long the replaced secret keeps signing beside the new one, in seconds. Default ${DEFAULT_SECRET_GRACE_SECONDS} (24 h).`),
+  })
+  .describe("Request body for rotating an endpoint's signing secret.")
+  .register(COMPONENTS, { id: "RotateWebhookSecret" });
+
+export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
 export type Webhook = z.infer<typeof WebhookSchema>;
 export type CreatedWebhook = z.infer<typeof CreatedWebhookSchema>;
 export type NewWebhook = z.input<typeof NewWebhookSchema>;

@@ -51,6 +51,8 @@ export interface WebhookStore {
   list(query: { afterId?: number; limit: number }): Promise<WebhookPage>;
   /** Undefined when no endpoint has this id. */
   update(id: number, change: WebhookChange, at: Date): Promise<WebhookRecord | undefined>;
+  /** A new secret; the old one keeps signing until `previousUntil` (null: not at all). Undefined when unknown. */
+  rotateSecret(id: number, secret: string, previousUntil: Date | null, at: Date): Promise<WebhookRecord | undefined>;
   /** False when no endpoint has this id. */
   delete(id: number): Promise<boolean>;
 }

@@ -27,6 +27,7 @@ const LISTED_SPECTRAL_WARNINGS = [
   "owasp:api4:2023-string-restricted at components.schemas.KeyView.properties.name.anyOf.0",
   "owasp:api4:2023-string-restricted at components.schemas.CreatedKey.properties.name.anyOf.0",
   "owasp:api4:2023-string-restricted at components.schemas.NewWebhook.properties.description",
+  ...["lastError", "lastResponse"].map((field) => `owasp:api4:2023-string-restricted at components.schemas.WebhookDelivery.properties.${field}.anyOf.0`),
   ...["Webhook", "CreatedWebhook", "WebhookPatch"].map((schema) => `owasp:api4:2023-string-restricted at components.schemas.${schema}.properties.description.anyOf.0`),
   "owasp:api4:2023-string-restricted at components.schemas.Error.properties.message",
   "owasp:api4:2023-string-restricted at components.schemas.KeyView.properties.prefix",

@@ -170,3 +170,72 @@ describe("an attempt", () => {
     expect(hook.received[1]!.headers["webhook-id"]).toBe(hook.received[0]!.headers["webhook-id"]);
   });
 });
+
+describe("deliveries you can see, retry, test and rotation", () => {
+  it("lists an endpoint's deliveries newest first, by status, with the last answer; retry sends one again under its webhook-id", async () => {
+    const { server } = await setUp();
+    const hook = await receiver();
+    const { id } = await addEndpoint(server, hook.url);
+    hook.answer((request) => (JSON.parse(request.body).data.name === "bad" ? { status: 500, body: "x".repeat(3000) } : { status: 200, body: "thanks" }));
+    await createPet(server, "good");
+    await createPet(server, "bad");
+    await hook.waitFor(2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const all = await json(await server.api(`/webhooks/${id}/deliveries`));
+    expect(all.map((delivery: { type: string }) => delivery.type)).toEqual(["pet.created", "pet.created"]);
+    expect(all[0].id).toBeGreaterThan(all[1].id);
+    const [failed] = await json(await server.api(`/webhooks/${id}/deliveries?status=pending`));
+    expect(failed).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: 500, lastError: "answered 500", webhookId: id });
+    expect(failed.lastResponse).toBe("x".repeat(1024));
+    expect(failed.nextAttemptAt).not.toBeNull();
+    const [succeeded] = await json(await server.api(`/webhooks/${id}/deliveries?status=succeeded`));
+    expect(succeeded).toMatchObject({ status: "succeeded", lastStatusCode: 200, lastResponse: "thanks", nextAttemptAt: null, lastError: null });
+    const page = await server.api(`/webhooks/${id}/deliveries?limit=1`);
+    expect(page.headers.get("link")).toMatch(/rel="next"$/);
+    const retried = await server.api(`/webhooks/${id}/deliveries/${succeeded.id}/retry`, { method: "POST" });
+    expect(retried.status).toBe(200);
+    const again = await hook.waitFor(3);
+    expect(again[2]!.headers["webhook-id"]).toBe(`msg_${succeeded.id}`);
+    expect((await server.api(`/webhooks/${id}/deliveries/999999/retry`, { method: "POST" })).status).toBe(404);
+    expect((await server.api(`/webhooks/999999/deliveries`)).status).toBe(404);
+    expect((await server.api(`/webhooks/${id}/deliveries?status=lost`)).status).toBe(400);
+  });
+
+  it("sends webhook.test to that endpoint only", async () => {
+    const { server } = await setUp();
+    const [one, other] = [await receiver(), await receiver()];
+    const { id, secret } = await addEndpoint(server, one.url, ["order.created"]);
+    await addEndpoint(server, other.url);
+    const response = await server.api(`/webhooks/${id}/test`, { method: "POST" });
+    expect(response.status).toBe(200);
+    expect(await json(response)).toMatchObject({ type: "webhook.test", eventId: null, status: "pending" });
+    const [request] = await one.waitFor(1);
+    expect(verified(secret, request!)).toMatchObject({ id: null, type: "webhook.test", data: { webhookId: id } });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(other.received).toHaveLength(0);
+    expect((await server.api(`/webhooks/999999/test`, { method: "POST" })).status).toBe(404);
+  });
+
+  it("rotation: both secrets sign during the grace, then only the new one", async () => {
+    const { server, clock } = await setUp();
+    const hook = await receiver();
+    const { id, secret: old } = await addEndpoint(server, hook.url);
+    const response = await server.api(`/webhooks/${id}/rotate-secret`, { json: { graceSeconds: 3600 } });
+    expect(response.status).toBe(200);
+    const { secret } = await json(response);
+    expect(secret).toMatch(/^whsec_/);
+    expect(secret).not.toBe(old);
+    await createPet(server);
+    const [during] = await hook.waitFor(1);
+    expect(String(during!.headers["webhook-signature"]).split(" ")).toHaveLength(2);
+    verified(old, during!);
+    verified(secret, during!);
+    clock.advance(3601_000);
+    await createPet(server);
+    const [, after] = await hook.waitFor(2);
+    expect(String(after!.headers["webhook-signature"]).split(" ")).toHaveLength(1);
+    verified(secret, after!);
+    expect(() => verified(old, after!)).toThrow();
+    expect((await server.api(`/webhooks/${id}/rotate-secret`, { json: { graceSeconds: -1 } })).status).toBe(400);
+  });
+});

@@ -5,7 +5,18 @@ import { API_PREFIX, LIST_LIMIT_DEFAULT } from "../../contract/constants.js";
 import type { WEBHOOK_ROUTES } from "../../contract/operations/webhooks.js";
 import { MERGE_PATCH_MEDIA_TYPES, type InputOf, type Route } from "../../contract/routes.js";
 import { describeIssue } from "../../contract/validation.js";
-import { NewWebhookSchema, WebhookPatchSchema, type CreatedWebhook, type Webhook } from "../../contract/webhook-schemas.js";
+import {
+  DEFAULT_SECRET_GRACE_SECONDS,
+  NewWebhookSchema,
+  RotateWebhookSecretSchema,
+  WEBHOOK_TEST_EVENT,
+  WebhookPatchSchema,
+  webhookPayload,
+  type CreatedWebhook,
+  type Webhook,
+  type WebhookDelivery,
+} from "../../contract/webhook-schemas.js";
+import type { DeliveryRecord, DeliveryStore } from "../../store/delivery-store.js";
 import { newWebhookSecret } from "../../support/standard-webhooks.js";
 import type { WebhookRecord, WebhookStore } from "../../store/webhook-store.js";
 import { invalidBody, notFound } from "../errors.js";
@@ -16,6 +27,9 @@ import type { HandlersFor } from "./register.js";
 
 export interface WebhookRoutesDeps {
   webhooks: WebhookStore;
+  deliveries: DeliveryStore;
+  /** A delivery is due now: the engine looks at once rather than at its next poll. */
+  wakeDeliveries?: () => void;
   now: () => number;
   /**
    * Why an endpoint URL's host may not be called (a private or loopback address, a name that
@@ -37,7 +51,51 @@ export function webhookHandlers(deps: WebhookRoutesDeps): HandlersFor<(typeof WE
       event.res.status = 204;
       return null;
     },
+    listWebhookDeliveries: (event, input) => listDeliveries(event, input, deps),
+    retryWebhookDelivery: async (_event, { path }) => {
+      const delivery = await deps.deliveries.retryNow(path.webhookId, path.deliveryId, new Date(deps.now()));
+      if (!delivery) throw notFound(`no delivery ${path.deliveryId} of webhook endpoint ${path.webhookId}`);
+      deps.wakeDeliveries?.();
+      return toDelivery(delivery);
+    },
+    testWebhook: async (_event, { path }) => {
+      const at = new Date(deps.now());
+      const payload = webhookPayload(null, WEBHOOK_TEST_EVENT, at.toISOString(), { webhookId: path.webhookId });
+      const delivery = await deps.deliveries.createTest(path.webhookId, payload, at);
+      if (!delivery) throw unknownWebhook(path.webhookId);
+      deps.wakeDeliveries?.();
+      return toDelivery(delivery);
+    },
+    rotateWebhookSecret: (event, input) => rotateSecret(event, input, deps),
   };
+}
+
+async function listDeliveries(event: H3Event, { path, query }: InputOf<Route<"listWebhookDeliveries">>, deps: WebhookRoutesDeps): Promise<WebhookDelivery[]> {
+  await known(deps.webhooks, path.webhookId);
+  const { limit, status, cursor: beforeId } = query;
+  const page = await deps.deliveries.list({ webhookId: path.webhookId, status, beforeId, limit: limit ?? LIST_LIMIT_DEFAULT });
+  const last = page.deliveries.at(-1);
+  if (page.hasMore && last) event.res.headers.set("link", nextPageLink(linkBase(event) + event.url.pathname, { limit, status }, last.id));
+  return page.deliveries.map(toDelivery);
+}
+
+/** rotateWebhookSecret: a new secret, shown once; the old one signs beside it during the grace. */
+async function rotateSecret(event: H3Event, { path }: InputOf<Route<"rotateWebhookSecret">>, deps: WebhookRoutesDeps): Promise<CreatedWebhook> {
+  const parsed = RotateWebhookSecretSchema.safeParse((await readJsonBody(event)) ?? {});
+  if (!parsed.success) throw invalidBody(describeIssue(parsed.error));
+  const grace = parsed.data.graceSeconds ?? DEFAULT_SECRET_GRACE_SECONDS;
+  const now = deps.now();
+  const secret = newWebhookSecret(randomBytes);
+  const rotated = await deps.webhooks.rotateSecret(path.webhookId, secret, grace > 0 ? new Date(now + grace * 1000) : null, new Date(now));
+  if (!rotated) throw unknownWebhook(path.webhookId);
+  return { ...toWebhook(rotated), secret };
+}
+
+/** A delivery as the API shows it: not its body, which GET /v1/events carries. */
+function toDelivery(record: DeliveryRecord): WebhookDelivery {
+  const { payload: _payload, lastError, ...shown } = record;
+  // Recorded only for the types of WEBHOOK_EVENT_TYPES and webhook.test (the engines write no other).
+  return { ...shown, type: shown.type as WebhookDelivery["type"], lastError: lastError === null ? null : lastError.slice(0, 256) };
 }
 
 async function listWebhooks(event: H3Event, { query }: InputOf<Route<"listWebhooks">>, webhooks: WebhookStore): Promise<Webhook[]> {

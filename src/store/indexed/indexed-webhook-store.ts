@@ -61,6 +61,15 @@ export class IndexedWebhookStore implements WebhookStore {
     return this.#state.webhooks.get(id) ?? record;
   }
 
+  async rotateSecret(id: number, secret: string, previousUntil: Date | null, at: Date): Promise<WebhookRecord | undefined> {
+    const current = this.#latest(id);
+    if (!current) return undefined;
+    const previous = previousUntil === null ? { previousSecret: null, previousSecretUntil: null } : { previousSecret: current.secret, previousSecretUntil: previousUntil.toISOString() };
+    const record: WebhookRecord = { ...current, secret, ...previous, updatedAt: at.toISOString() };
+    await this.#stage(id, record, (batch) => batch.webhooks.set(id, record));
+    return this.#state.webhooks.get(id) ?? record;
+  }
+
   async delete(id: number): Promise<boolean> {
     if (!this.#latest(id)) return false;
     await this.#stage(id, null, (batch) => {

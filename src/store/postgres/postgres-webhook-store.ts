@@ -62,6 +62,15 @@ export class PostgresWebhookStore implements WebhookStore {
     return row && toRecord(row);
   }
 
+  async rotateSecret(id: number, secret: string, previousUntil: Date | null, at: Date): Promise<WebhookRecord | undefined> {
+    const [row] = await this.#query(
+      `UPDATE webhooks SET previous_secret = CASE WHEN $3::timestamptz IS NULL THEN NULL ELSE secret END,
+         previous_secret_until = $3, secret = $2, updated_at = $4 WHERE id = $1 RETURNING ${COLUMNS}`,
+      [id, secret, previousUntil, at],
+    );
+    return row && toRecord(row);
+  }
+
   async delete(id: number): Promise<boolean> {
     const rows = await this.#query("DELETE FROM webhooks WHERE id = $1 RETURNING id", [id]);
     return rows.length > 0;
