@@ -27,6 +27,7 @@ import { EVENT_KEEP_ALIVE_MS, EVENT_RETRY_MS, MAX_STREAMS_PER_KEY, MAX_UNSENT_BY
 import type { EventStreamSettings } from "./events/event-stream.js";
 import { StreamRegistry } from "./events/stream-registry.js";
 import { eventTicketsFor } from "./events/event-tickets.js";
+import { checkOutgoingUrl } from "../support/ssrf/index.js";
 import { startDeliveries, type RunningDeliveries, type WebhookSettings } from "./webhooks/start-deliveries.js";
 
 export type { ServeTls } from "./internal/tls.js";
@@ -125,6 +126,7 @@ export async function startServer(options: ServeOptions, io: ServeIO, given?: Se
       webhooks: store.webhooks,
       deliveries: store.deliveries,
       wakeDeliveries: () => deliveries?.wake(),
+      refusedHost: refusedHost(options.webhooks?.allowPrivate ?? false),
       idempotency: store.idempotency,
       snapshot: () => store.snapshot(),
       limiter,
@@ -283,4 +285,12 @@ function readinessChecks(
 async function noConfigToReload(logger: ServerLogger): Promise<boolean> {
   logger.warn("SIGHUP: no --config file to reload; the default limits stay in force");
   return false;
+}
+
+/** The create-time SSRF check of a webhook URL: the reason for a 400, or undefined. */
+function refusedHost(allowPrivate: boolean): (url: URL) => Promise<string | undefined> {
+  return async (url) => {
+    const check = await checkOutgoingUrl(url.href, { allowPrivate });
+    return check.ok ? undefined : check.reason;
+  };
 }

@@ -11,16 +11,16 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const add = (body: unknown, key?: string) => server.api("/webhooks", { json: body, key });
-const added = async (body: Record<string, unknown> = {}) => json(await add({ url: "https://hooks.example/in", ...body }));
+const added = async (body: Record<string, unknown> = {}) => json(await add({ url: "https://93.184.215.14/in", ...body }));
 const patch = (id: number, body: unknown) => server.api(`/webhooks/${id}`, { method: "PATCH", json: body });
 const ENDPOINT_FIELDS = ["createdAt", "description", "enabled", "id", "types", "updatedAt", "url"];
 
 describe("POST /v1/webhooks", () => {
   it("answers 201 with the endpoint, Location and a whsec_ secret of 32 bytes, shown only there", async () => {
-    const response = await add({ url: "https://hooks.example/in", types: ["pet.created", "order.created"], description: "shop" });
+    const response = await add({ url: "https://93.184.215.14/in", types: ["pet.created", "order.created"], description: "shop" });
     expect(response.status).toBe(201);
     const created = await json(response);
-    expect(created).toMatchObject({ url: "https://hooks.example/in", types: ["pet.created", "order.created"], description: "shop", enabled: true });
+    expect(created).toMatchObject({ url: "https://93.184.215.14/in", types: ["pet.created", "order.created"], description: "shop", enabled: true });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(created.secret.slice(6), "base64")).toHaveLength(32);
     expect(response.headers.get("location")).toBe(`/v1/webhooks/${created.id}`);
@@ -42,23 +42,23 @@ describe("POST /v1/webhooks", () => {
   it.each([
     ["an ftp URL", { url: "ftp://hooks.example/in" }, /^invalid body: url: must be an http or https URL/],
     ["no URL at all", { url: "not a url" }, /^invalid body: url: must be an absolute http or https URL/],
-    ["a URL of 2,062 characters", { url: `https://hooks.example/${"a".repeat(2040)}` }, /^invalid body: url: must be at most 2048 characters, got 2062/],
-    ["a user and password", { url: "https://user:pw@hooks.example/in" }, /^invalid body: url: must not carry a user name or password/],
-    ["a user name", { url: "https://user@hooks.example/in" }, /^invalid body: url: must not carry a user name or password/],
+    ["a URL of 2,062 characters", { url: `https://93.184.215.14/${"a".repeat(2040)}` }, /^invalid body: url: must be at most 2048 characters, got 2062/],
+    ["a user and password", { url: "https://user:pw@93.184.215.14/in" }, /^invalid body: url: must not carry a user name or password/],
+    ["a user name", { url: "https://user@93.184.215.14/in" }, /^invalid body: url: must not carry a user name or password/],
     ["no url", {}, /^invalid body: url: is required/],
-    ["an unknown type", { url: "https://hooks.example/in", types: ["pet.sold"] }, /^invalid body: types\.0: must be one of pet\.created, pet\.updated, pet\.deleted, order\.created, order\.updated, webhook\.disabled, got "pet\.sold"/],
-    ["types as a string", { url: "https://hooks.example/in", types: "pet.created" }, /^invalid body: types: must be an array of event types/],
-    ["a secret of its own", { url: "https://hooks.example/in", secret: "whsec_x" }, /^invalid body: unknown field "secret"/],
+    ["an unknown type", { url: "https://93.184.215.14/in", types: ["pet.sold"] }, /^invalid body: types\.0: must be one of pet\.created, pet\.updated, pet\.deleted, order\.created, order\.updated, webhook\.disabled, got "pet\.sold"/],
+    ["types as a string", { url: "https://93.184.215.14/in", types: "pet.created" }, /^invalid body: types: must be an array of event types/],
+    ["a secret of its own", { url: "https://93.184.215.14/in", secret: "whsec_x" }, /^invalid body: unknown field "secret"/],
   ])("refuses %s with 400 invalid_body naming the field", async (_label, body, message) => {
     expect(await expectError(await add(body), 400, "invalid_body")).toMatch(message);
   });
 
   it("is for admin keys only: 403 for another key, 401 without one", async () => {
     const { key } = await createKey(server, { plan: "business" });
-    await expectError(await add({ url: "https://hooks.example/in" }, key), 403, "forbidden");
+    await expectError(await add({ url: "https://93.184.215.14/in" }, key), 403, "forbidden");
     await expectError(await server.api("/webhooks", { key }), 403, "forbidden");
     await expectError(await server.api("/webhooks/1", { key }), 403, "forbidden");
-    await expectError(await add({ url: "https://hooks.example/in" }, null as unknown as string), 401, "unauthorized");
+    await expectError(await add({ url: "https://93.184.215.14/in" }, null as unknown as string), 401, "unauthorized");
   });
 });
 
@@ -89,10 +89,10 @@ describe("GET /v1/webhooks", () => {
 describe("GET, PATCH, DELETE /v1/webhooks/{id}", () => {
   it("changes url, types, description and enabled, keeping the rest", async () => {
     const created = await added({ types: ["pet.created"], description: "before" });
-    const response = await patch(created.id, { url: "http://hooks.example/other", enabled: false, description: null });
+    const response = await patch(created.id, { url: "http://93.184.215.14/other", enabled: false, description: null });
     expect(response.status).toBe(200);
     const changed = await json(response);
-    expect(changed).toMatchObject({ id: created.id, url: "http://hooks.example/other", types: ["pet.created"], description: null, enabled: false });
+    expect(changed).toMatchObject({ id: created.id, url: "http://93.184.215.14/other", types: ["pet.created"], description: null, enabled: false });
     expect(await json(await server.api(`/webhooks/${created.id}`))).toEqual(changed);
     expect(await json(await patch(created.id, { types: ["order.updated", "order.updated"], enabled: true }))).toMatchObject({ types: ["order.updated"], enabled: true });
   });
@@ -133,5 +133,33 @@ describe("durability", () => {
     await expectError(await server.api(`/webhooks/${gone.id}`), 404, "not_found");
     const next = await added();
     expect(next.id).toBeGreaterThan(gone.id);
+  });
+});
+
+describe("server-side request forgery", () => {
+  it.each([
+    ["loopback IPv4", "http://127.0.0.1:8080/hook", /loopback/],
+    ["loopback IPv6", "http://[::1]/hook", /loopback/],
+    ["a private network", "https://10.0.0.5/hook", /private/],
+    ["IPv4-mapped IPv6", "http://[::ffff:127.0.0.1]/hook", /loopback/],
+    ["cloud metadata", "http://169.254.169.254/latest/meta-data", /metadata/],
+    ["a name resolving to loopback", "http://localhost:3000/hook", /resolves to .*loopback/],
+  ])("refuses %s at create and update (400 naming the reason)", async (_label, url, reason) => {
+    const message = await expectError(await add({ url }), 400, "invalid_body");
+    expect(message).toMatch(/^invalid body: url: /);
+    expect(message).toMatch(reason);
+    const { id } = await added();
+    expect(await expectError(await patch(id, { url }), 400, "invalid_body")).toMatch(reason);
+  });
+
+  it("lets loopback through with --webhooks-allow-private, never cloud metadata", async () => {
+    const local = await startTestServer({ webhooks: { allowPrivate: true } });
+    try {
+      expect((await local.api("/webhooks", { json: { url: "http://127.0.0.1:8080/hook" } })).status).toBe(201);
+      await expectError(await local.api("/webhooks", { json: { url: "http://169.254.169.254/" } }), 400, "invalid_body");
+      expect(local.stderr()).toMatch(/--webhooks-allow-private/);
+    } finally {
+      await local.close();
+    }
   });
 });

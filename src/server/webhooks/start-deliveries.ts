@@ -2,10 +2,10 @@
 // woken by every committed change (this instance's or, over PostgreSQL, any instance's).
 import { performance } from "node:perf_hooks";
 import type { Dispatcher } from "undici";
-// The Agent and its request() alone, as the client takes them: undici's index loads all of it.
-import Agent from "undici/lib/dispatcher/agent.js";
+// request() alone, as the client takes it: undici's index (a megabyte) cannot be imported by an ESM chunk of the bundle.
 import dispatcherRequest from "undici/lib/api/api-request.js";
-import pkg from "../../../package.json" with { type: "json" };
+import { VERSION } from "../../support/package-info.js";
+import { createGuardedAgent } from "../../support/ssrf/index.js";
 import type { Store } from "../../store/store.js";
 import { DeliveryWorker, type DeliveryObserver, type Timers } from "./delivery-worker.js";
 import { DEFAULT_WEBHOOK_RETRY_FOR_MS } from "./retry-schedule.js";
@@ -16,8 +16,10 @@ export interface WebhookSettings {
   retryForMs?: number;
   /** Per attempt; 10 s by default. */
   timeoutMs?: number;
-  /** Where connections go: the SSRF guard's agent in production; a plain Agent with --webhooks-allow-private. */
+  /** Where connections go; by default the SSRF guard's agent, which checks every address it connects to. */
   dispatcher?: Dispatcher;
+  /** --webhooks-allow-private: the guard lets loopback and private addresses through (never cloud metadata). */
+  allowPrivate?: boolean;
   /** How often due retries are looked for; tests shorten it. */
   pollMs?: number;
   maxInFlight?: number;
@@ -41,13 +43,13 @@ export function startDeliveries(
   warn?: (message: string) => void,
 ): RunningDeliveries {
   const timeoutMs = settings.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
-  const dispatcher = settings.dispatcher ?? new Agent({ connect: { timeout: timeoutMs } });
+  const dispatcher = settings.dispatcher ?? createGuardedAgent({ allowPrivate: settings.allowPrivate ?? false, connect: { timeout: timeoutMs } });
   const worker = new DeliveryWorker({
     deliveries: store.deliveries,
     send: (request) =>
       sendWebhook(request, {
         dispatch: (options) => dispatcherRequest.call(dispatcher, options),
-        userAgent: `petstore/${pkg.version}`,
+        userAgent: `petstore/${VERSION}`,
         timeoutMs,
         nowSeconds: () => Math.floor((settings.wallClock ?? Date.now)() / 1000),
         elapsedMs: () => performance.now(),
