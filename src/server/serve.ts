@@ -28,6 +28,7 @@ import type { EventStreamSettings } from "./events/event-stream.js";
 import { StreamRegistry } from "./events/stream-registry.js";
 import { eventTicketsFor } from "./events/event-tickets.js";
 import { checkOutgoingUrl } from "../support/ssrf/index.js";
+import { receiverHealth } from "./webhooks/receiver-health.js";
 import { startDeliveries, type RunningDeliveries, type WebhookSettings } from "./webhooks/start-deliveries.js";
 
 export type { ServeTls } from "./internal/tls.js";
@@ -160,7 +161,7 @@ export async function startServer(options: ServeOptions, io: ServeIO, given?: Se
       await listener.close();
       throw error;
     }
-    deliveries = startDeliveries(store, options.webhooks ?? {}, now, undefined, (message) => logger.warn(message));
+    deliveries = startDeliveries(store, options.webhooks ?? {}, now, receiverHealth(logger, now), (message) => logger.warn(message));
     if (options.webhooks?.allowPrivate) logger.warn("webhooks: --webhooks-allow-private: endpoints on loopback and private networks may be called");
     if (metricsListener) io.stdout.write(`petstore metrics on ${metricsListener.origin}/metrics\n`);
     await announceCertificate(options, listener, io, logger);

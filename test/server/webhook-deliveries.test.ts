@@ -108,6 +108,12 @@ describe("retries", () => {
       expect(new Set(attempts.map((request) => request.body)).size).toBe(1);
       verified(secret, attempts.at(-1)!);
     }
+    // Logged once when it started failing, once when it recovered; never the path or the secret.
+    expect(server.stderr().match(/is failing/g)).toHaveLength(1);
+    expect(server.stderr()).toMatch(/webhook endpoint \d+ \(http:\/\/127\.0\.0\.1:\d+\) is failing: answered 503/);
+    expect(server.stderr().match(/recovered after \d+ s of failures/g)).toHaveLength(1);
+    expect(server.stderr()).not.toContain("/hook");
+    expect(server.stderr()).not.toContain(secret.slice(6));
     const names = [...byId.values()].map((attempts) => (JSON.parse(attempts[0]!.body).data as { name: string }).name).sort();
     expect(names).toEqual(["pet 0", "pet 1", "pet 2", "pet 3", "pet 4"]);
   });
