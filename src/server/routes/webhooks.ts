@@ -22,6 +22,7 @@ import type { WebhookRecord, WebhookStore } from "../../store/webhook-store.js";
 import { invalidBody, notFound } from "../errors.js";
 import { readJsonBody } from "../internal/json-body.js";
 import { nextPageLink } from "../internal/next-page.js";
+import { encodeCursor } from "../../contract/cursor.js";
 import { linkBase } from "../internal/public-url.js";
 import type { HandlersFor } from "./register.js";
 
@@ -75,7 +76,7 @@ async function listDeliveries(event: H3Event, { path, query }: InputOf<Route<"li
   const { limit, status, cursor: beforeId } = query;
   const page = await deps.deliveries.list({ webhookId: path.webhookId, status, beforeId, limit: limit ?? LIST_LIMIT_DEFAULT });
   const last = page.deliveries.at(-1);
-  if (page.hasMore && last) event.res.headers.set("link", nextPageLink(linkBase(event) + event.url.pathname, { limit, status }, last.id));
+  if (page.hasMore && last) event.res.headers.set("link", nextPageLink(linkBase(event) + event.url.pathname, { limit, status }, encodeCursor(last.id)));
   return page.deliveries.map(toDelivery);
 }
 
@@ -102,7 +103,7 @@ async function listWebhooks(event: H3Event, { query }: InputOf<Route<"listWebhoo
   const { limit, cursor: afterId } = query;
   const page = await webhooks.list({ afterId, limit: limit ?? LIST_LIMIT_DEFAULT });
   const last = page.webhooks.at(-1);
-  if (page.hasMore && last) event.res.headers.set("link", nextPageLink(linkBase(event) + event.url.pathname, { limit }, last.id));
+  if (page.hasMore && last) event.res.headers.set("link", nextPageLink(linkBase(event) + event.url.pathname, { limit }, encodeCursor(last.id)));
   return page.webhooks.map(toWebhook);
 }
 
