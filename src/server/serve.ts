@@ -78,6 +78,8 @@ export interface RunningServer {
   origin: string;
   /** e.g. http://127.0.0.1:9464, with --metrics-port. */
   metricsOrigin?: string;
+  /** The app itself, without the socket: what a request gets, in this process (tests, embedding). */
+  fetch(request: Request): Promise<Response>;
   /** SIGHUP: reads the limits file again; false when it was refused (the old limits stay). */
   reloadLimits(): Promise<boolean>;
   /** Graceful stop: finish in-flight requests, persist counters and data, release the lock. */
@@ -158,6 +160,7 @@ export async function startServer(options: ServeOptions, io: ServeIO, given?: Se
       baseUrl,
       origin: listener.origin,
       metricsOrigin: metricsListener?.origin,
+      fetch: async (request) => app.fetch(request),
       reloadLimits: () => (configFile ? limits.reload(configFile) : noConfigToReload(logger)),
       close: async () => {
         // Streams never end by themselves: end them first, so the listener's wait is for real requests.
