@@ -64,6 +64,8 @@ export interface AppDeps {
   readiness?: () => Promise<Readiness>;
   /** POST /v1/admin/backup: the store's consistent snapshot; 404 without. */
   snapshot?: () => Promise<StoreData>;
+  /** POST /v1/admin/reset: back to the seed (`serve --ephemeral`); 404 without. */
+  reset?: () => Promise<void>;
   /** GET /metrics on this port, behind its own token (--metrics-token); 404 without. */
   metricsRoute?: MetricsRoute;
   /** The most API keys the store may hold (MAX_KEYS when absent). */

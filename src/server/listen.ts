@@ -41,7 +41,7 @@ export interface HttpListener {
  * port. listhen's production mode is what gives that: no alternative port range, and no random
  * port unless 0 was asked for.
  */
-export async function listenStrict(app: H3, options: ListenOptions): Promise<HttpListener> {
+export async function listenStrict(app: Pick<H3, "fetch">, options: ListenOptions): Promise<HttpListener> {
   const { port, host } = options;
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const https = options.tls ? await listhenHttps(options.tls) : false;
@@ -84,7 +84,7 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => unknown;
  * h3/node's toNodeHandler (srvx), plus the request-head checks before the app and an Error body
  * when sending fails. The app sets the reason phrase on every response (see the guard).
  */
-function toNodeListener(app: H3, internals: FrameworkInternals): RequestListener {
+function toNodeListener(app: Pick<H3, "fetch">, internals: FrameworkInternals): RequestListener {
   return (req, res) => {
     if (refuseBadHead(req, res)) return;
     const answer = app.fetch(new NodeRequest({ req, res }) as unknown as Request);

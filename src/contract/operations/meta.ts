@@ -50,6 +50,23 @@ export const META_ROUTES = [
     },
   },
   {
+    operationId: "resetServer",
+    method: "POST",
+    path: "/admin/reset",
+    access: "admin",
+    stability: "stable",
+    doc: {
+      tag: "meta",
+      summary: "Restore the seed (admin; `serve --ephemeral` only)",
+      description:
+        "For test suites: the store becomes the seed again (pets, orders, keys, ids, the next ids), and rate-limit " +
+        "counters, bans, idempotency records and the event backlog are emptied. Open event streams end with a `reset` " +
+        "event. A server over a db answers 404: its data is never thrown away by a request.",
+      success: { status: 204, description: "Reset: the next request sees the seed." },
+      errors: ["NotFound"],
+    },
+  },
+  {
     operationId: "getOpenApi",
     method: "GET",
     path: "/openapi.json",

@@ -74,7 +74,7 @@ function streamEvents(event: H3Event, { query, headers }: InputOf<Route<"streamE
   const principal = event.context.principal;
   const hash = event.context.credentialHash ?? principal?.hash;
   const keyId = principal?.id ?? "anonymous";
-  const slot = { end: () => stream.end() };
+  const slot = { end: (last?: string) => stream.end(last) };
   if (!deps.streams.tryAdd(keyId, slot)) {
     throw new ApiHttpError("too_many_streams", `this key already holds the most open event streams allowed; close one first`);
   }

@@ -2,7 +2,7 @@
 // src/contract/operations/meta.ts): health, readiness, metrics, backups and the document.
 import type { META_ROUTES } from "../../contract/operations/meta.js";
 import type { StoreData } from "../../store/indexed/store-state.js";
-import { ApiHttpError } from "../errors.js";
+import { ApiHttpError, notFound } from "../errors.js";
 import { serveMetrics, type MetricsRoute } from "../metrics/metrics-route.js";
 import type { Readiness } from "../ops/readiness.js";
 import { takeBackup } from "./backup.js";
@@ -17,6 +17,8 @@ export interface MetaHandlersDeps extends TokenAttempts {
   metricsRoute?: MetricsRoute;
   /** POST /v1/admin/backup: the store's consistent snapshot; 404 without. */
   snapshot?: () => Promise<StoreData>;
+  /** POST /v1/admin/reset: back to the seed (`serve --ephemeral`); 404 without. */
+  reset?: () => Promise<void>;
 }
 
 /** The handler of each operation of the Meta tag, and of each probe. */
@@ -26,6 +28,12 @@ export function metaHandlers(deps: MetaHandlersDeps): HandlersFor<(typeof META_R
     ready: () => ready(deps.readiness),
     metrics: (event) => serveMetrics(event, deps.metricsRoute, deps),
     takeBackup: () => takeBackup(deps.snapshot),
+    resetServer: async (event) => {
+      if (!deps.reset) throw notFound("only a throwaway server (serve --ephemeral) can be reset");
+      await deps.reset();
+      event.res.status = 204;
+      return null;
+    },
     getOpenApi,
   };
 }
