@@ -30,11 +30,14 @@ export const ERROR_CODES = [
   "malformed_request",
   "request_timeout",
   "headers_too_large",
+  "injected_fault",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface ErrorCodeDoc {
   status: number;
+  /** The statuses it may come with besides `status` (an injected fault's is the spec's). */
+  otherStatuses?: readonly number[];
   meaning: string;
 }
 
@@ -101,12 +104,21 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, ErrorCodeDoc>> = {
     status: 431,
     meaning: `The request headers are larger than ${kibibytes(MAX_HEADER_BYTES)}; the connection is closed.`,
   },
+  injected_fault: {
+    status: 503,
+    otherStatuses: [429, 500],
+    meaning: "A fault injected on purpose by a server started with --chaos (for testing clients): 503, or 429 or 500 as the spec says; the request never reached the API.",
+  },
 };
 
 /** The codes an error response with this status can carry, e.g. 429: rate_limited, key_banned. */
 export function errorCodesFor(status: number): ErrorCode[] {
   return ERROR_CODES.filter((code) => ERROR_CODE_DOCS[code].status === status);
 }
+
+/** Whether a body with `code` may come with `status`: its status, or one of its others. */
+export const allowsStatus = (code: ErrorCode, status: number): boolean =>
+  ERROR_CODE_DOCS[code].status === status || (ERROR_CODE_DOCS[code].otherStatuses?.includes(status) ?? false);
 
 /** The one status of a code, e.g. statusOf("key_banned") === 429. */
 export const statusOf = (code: ErrorCode): number => ERROR_CODE_DOCS[code].status;

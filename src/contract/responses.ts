@@ -144,13 +144,24 @@ export const ERROR_RESPONSES = {
       "The body is not sent as a media type the operation accepts (application/json; for PATCH also application/merge-patch+json), in UTF-8 and uncompressed (no Content-Encoding).",
     headers: ["Accept-Encoding"],
   },
-  TooManyRequests: { status: 429, description: "Over the rate limit, or banned for repeated excess; wait Retry-After seconds.", headers: ["Retry-After"] },
+  TooManyRequests: {
+    status: 429,
+    codes: ["rate_limited", "key_banned", "too_many_streams", "injected_fault"],
+    description: "Over the rate limit, or banned for repeated excess; wait Retry-After seconds. (`injected_fault`: a server started with --chaos, without the rate-limit headers.)",
+    headers: ["Retry-After"],
+    rateLimitHeadersOptional: true,
+  },
   TooManyKeys: { status: 507, description: "The store holds the most keys it may (revoked ones included); nothing was created." },
-  InternalError: { status: 500, description: "An unexpected error, logged on the server." },
+  InternalError: {
+    status: 500,
+    codes: ["internal_error", "injected_fault"],
+    description: "An unexpected error, logged on the server. (`injected_fault`: a server started with --chaos, without the rate-limit headers.)",
+    rateLimitHeadersOptional: true,
+  },
   StorageUnavailable: {
     status: 503,
     description:
-      "The database cannot be written or reached right now, or the rate-limit store (Redis) cannot be reached; nothing was stored or changed. The rate-limit headers are missing when the rate-limit store is the part out of reach.",
+      "The database cannot be written or reached right now, or the rate-limit store (Redis) cannot be reached; nothing was stored or changed. The rate-limit headers are missing when the rate-limit store is the part out of reach. (`injected_fault`: a server started with --chaos, without the rate-limit headers.)",
     headers: ["Retry-After"],
     rateLimitHeadersOptional: true,
   },

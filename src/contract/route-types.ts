@@ -6,7 +6,7 @@ import type { ErrorResponseName, HeaderName } from "./responses.js";
 import type { Tag } from "./tags.js";
 
 export type JsonSchema = Record<string, unknown>;
-export type Method = "GET" | "POST" | "PATCH" | "DELETE";
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** Who may call an operation: anyone, any valid key, or an admin key only. */
 export type Access = "public" | "key" | "admin";

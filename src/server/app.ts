@@ -27,6 +27,7 @@ import { metaHandlers } from "./routes/meta.js";
 import { storeHandlers } from "./routes/orders.js";
 import { eventHandlers, type EventRouteDeps } from "./routes/events.js";
 import { petHandlers } from "./routes/pets.js";
+import type { ChaosDeps } from "./routes/chaos.js";
 import { registerDocs } from "./docs/docs-routes.js";
 import { createCors, type CorsOptions } from "./cors.js";
 import { EventTickets } from "./events/event-tickets.js";
@@ -66,6 +67,8 @@ export interface AppDeps {
   snapshot?: () => Promise<StoreData>;
   /** POST /v1/admin/reset: back to the seed (`serve --ephemeral`); 404 without. */
   reset?: () => Promise<void>;
+  /** Faults on purpose (--chaos); PUT /v1/admin/chaos changes them when settable (--ephemeral). */
+  chaos?: ChaosDeps;
   /** GET /metrics on this port, behind its own token (--metrics-token); 404 without. */
   metricsRoute?: MetricsRoute;
   /** The most API keys the store may hold (MAX_KEYS when absent). */

@@ -16,6 +16,7 @@ import { OutageLog } from "./logging/outage-log.js";
 import type { ReloadableLimits } from "./ops/limits-reload.js";
 import { checkReadiness, coalescedReadiness, dbDirectoryCheck, type ReadinessCheck } from "./ops/readiness.js";
 import type { ServerLogger } from "./request-log.js";
+import type { ChaosDeps } from "./routes/chaos.js";
 import type { TrustProxy } from "./internal/client-ip.js";
 import type { FrameworkInternals } from "./internal/framework-internals.js";
 
@@ -45,6 +46,8 @@ export interface ServeShared {
   tickets: EventTickets;
   /** The operations only a throwaway server has (POST /admin/reset...). */
   admin?: Pick<AppDeps, "reset">;
+  /** Faults on purpose (--chaos), and whether PUT /admin/chaos may change them. */
+  chaos?: ChaosDeps;
 }
 
 export interface OpenedEngines {
@@ -87,6 +90,7 @@ export function appOver(engines: OpenedEngines, shared: ServeShared): { app: H3;
     cors: options.corsOrigins?.length ? { origins: options.corsOrigins } : undefined,
     metricsRoute: metrics && options.metricsToken ? { token: options.metricsToken, scrape: metrics.scrape } : undefined,
     internals: options.frameworkInternals,
+    chaos: shared.chaos,
     ...shared.admin,
   });
   return { app, streams };

@@ -25,6 +25,8 @@ import type { EventStreamSettings } from "./events/event-stream.js";
 import type { StreamRegistry } from "./events/stream-registry.js";
 import { eventTicketsFor } from "./events/event-tickets.js";
 import type { Seed } from "./seed/seed-data.js";
+import type { ChaosFault } from "../contract/chaos.js";
+import { ChaosControl } from "./chaos/chaos-control.js";
 import { appOver, type ServeMetrics, type ServeShared } from "./serve-app.js";
 
 export type { ServeTls } from "./internal/tls.js";
@@ -72,6 +74,8 @@ export interface ServeOptions {
   writeEnv?: string;
   /** Once listening, the same two lines on stdout (the other start-up lines then go to stderr). */
   printEnv?: boolean;
+  /** Faults on purpose (--chaos, --chaos-seed); a random seed, said at start, when none is given. */
+  chaos?: { faults: ChaosFault[]; seed?: number };
 }
 
 export interface ServeIO {
@@ -107,7 +111,10 @@ export async function startServer(options: ServeOptions, io: ServeIO, given?: Se
   await assertListenable(options.host, options.port);
   const admin = adminOfThisRun(options);
   const environmentAdmin = admin.runSecret ? environmentAdminKey(admin.runSecret, now) : undefined;
-  const partial = { options, logger, now, limits, initial, metrics, environmentAdmin };
+  // Always there in memory, so that PUT /admin/chaos can turn faults on; elsewhere only with --chaos.
+  const control = options.chaos || options.ephemeral ? new ChaosControl(options.chaos?.faults, options.chaos?.seed) : undefined;
+  const chaos = control && { control, settable: options.ephemeral === true };
+  const partial = { options, logger, now, limits, initial, metrics, environmentAdmin, chaos };
   const served = options.ephemeral ? await serveInMemory(partial) : await serveBackends(partial);
   let metricsListener: MetricsListener | undefined;
   try {
@@ -115,11 +122,12 @@ export async function startServer(options: ServeOptions, io: ServeIO, given?: Se
       const { listenMetrics } = await import("./metrics/metrics-listener.js");
       metricsListener = await listenMetrics(metrics.scrape, options.metricsHost ?? "127.0.0.1", options.metricsPort);
     }
-    const listener = await listenStrict(served.app, { port: options.port, host: options.host, tls: options.tls, internals: options.frameworkInternals });
+    const listener = await listenStrict(served.app, { port: options.port, host: options.host, tls: options.tls, internals: options.frameworkInternals, chaos: control });
     const baseUrl = `${listener.origin}${API_PREFIX}`;
     try {
       // Only once listening: a start that fails (a port in use) must not store a key nobody saw.
       if (!environmentAdmin && served.keys) await ensureAdminKey(served.keys, logger, now, baseUrl);
+      if (control?.on) logger.warn(`chaos on: ${control.spec} (--chaos-seed ${control.seed}): requests fail on purpose, as /readyz says`);
       await announce({ options, io, logger, listener, baseUrl, metricsListener, description: served.description, admin });
     } catch (error) {
       await listener.close();

@@ -20,7 +20,7 @@ const doc = buildOpenApiDocument() as any;
 describe("the document is generated from the table", () => {
   it("has exactly the table's documented operations, at their method and path", () => {
     const inDocument = Object.entries(doc.paths).flatMap(([path, item]) =>
-      Object.entries(item as object).filter(([key]) => ["get", "post", "patch", "delete"].includes(key)).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
+      Object.entries(item as object).filter(([key]) => ["get", "post", "put", "patch", "delete"].includes(key)).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
     );
     const documented = ROUTES.filter((route: RouteEntry) => route.doc).map((route) => `${route.method} ${route.path} ${route.operationId}`);
     expect(inDocument.sort()).toEqual(documented.sort());

@@ -175,3 +175,24 @@ describe("serve --seed without --ephemeral", () => {
     expect(await readFile(dbPath, "utf8")).toBe(before);
   });
 });
+
+describe("serve --chaos and petstore server chaos", () => {
+  it("a bad spec exits 2 naming the part, and nothing listens", async () => {
+    const { code, stdout, stderr } = await serveToExit(["--ephemeral", "--port", "0", "--chaos", "latency=200ms@10%,status=503@2x"]);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toContain('"status=503@2x": the rate must be a percentage from 0% to 100%');
+  });
+
+  it("server chaos sets the faults and prints them; a bad spec exits 2 before any request", async () => {
+    const server = serve(["--ephemeral", "--seed", SEED_FILE, "--port", "0", "--print-env"], { until: /PETSTORE_API_KEY=\S+\n/ });
+    const env = envOf(await server.ready);
+    expect(await runCli(["server", "chaos", "status=503@100%", "--seed", "5"], { env })).toMatchObject({ code: 0, stdout: "status=503@100% (seed 5)\n" });
+    const faulted = await fetch(`${env.PETSTORE_BASE_URL}/pets`, { headers: { authorization: `Bearer ${SEED_ADMIN}` } });
+    expect(faulted.status).toBe(503);
+    expect(await runCli(["server", "chaos", "off"], { env })).toMatchObject({ code: 0, stdout: "off (seed 5)\n" });
+    const bad = await runCli(["server", "chaos", "reset=2"], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('"reset=2": the rate must be a percentage from 0% to 100%');
+  });
+});

@@ -42,6 +42,8 @@ export function registerServe(program: Command, ctx: CliContext, setExitCode: (c
     .option("--seed <file>", "start with these pets, orders and keys (JSON); without --ephemeral, fills an empty db")
     .option("--write-env <path>", "once listening, write PETSTORE_BASE_URL and PETSTORE_API_KEY (admin) to this file, atomically")
     .option("--print-env", "once listening, print PETSTORE_BASE_URL and PETSTORE_API_KEY (admin) on stdout")
+    .option("--chaos <spec>", 'faults on purpose, for testing clients: "latency=200ms@10%,status=503@2%,reset=1%"')
+    .option("--chaos-seed <n>", "the seed of --chaos: the same seed, the same faults for the same requests (random, and said, without)")
     .addHelpText(
       "after",
       "\nExamples:\n  $ petstore serve\n  $ PETSTORE_ADMIN_KEY=... petstore serve --port 8080 --db /var/lib/petstore/db.json\n" +

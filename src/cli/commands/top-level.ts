@@ -44,7 +44,7 @@ export const TOP_COMMANDS: readonly TopCommand[] = [
   { name: "completion", term: "completion <shell>", description: "Print a shell completion script generated from the command tree", add: (program, ctx) => program.addCommand(completionCommand(ctx)) },
   { name: COMPLETE_COMMAND, term: `${COMPLETE_COMMAND} <what>`, description: "Print values for the completion scripts (profiles)", hidden: true, add: (program, ctx) => program.addCommand(completeValuesCommand(ctx), { hidden: true }) },
   { name: "serve", term: "serve [options]", description: "Run the API server over a lowdb JSON file, or PostgreSQL and Redis", add: registerServe },
-  { name: "server", term: "server", description: "Drive a throwaway server (serve --ephemeral) from a test suite: reset it to its seed", add: (program, ctx) => program.addCommand(serverCommand(ctx)) },
+  { name: "server", term: "server", description: "Drive a throwaway server (serve --ephemeral) from a test suite: reset it to its seed, change its faults", add: (program, ctx) => program.addCommand(serverCommand(ctx)) },
   { name: "openapi", term: "openapi", description: "Print the API's OpenAPI 3.1 document (the one served at /v1/openapi.json)", add: (program, ctx) => registerOpenApi(program, ctx) },
   { name: "status", term: "status", description: "Show the base URL and profile in use, the server's version, and the key's plan, limits and what is left", add: (program, ctx) => registerStatus(program, ctx) },
 ];
