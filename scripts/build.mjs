@@ -60,5 +60,20 @@ await buildTwoParts(esbuild, {
     },
   },
 });
+// `petstore/testing` (package.json "exports"): the in-process throwaway server for other people's
+// tests, one ESM file; its types are types/testing.d.ts.
+await esbuild.build({
+  entryPoints: [fileURLToPath(new URL("../src/testing/index.ts", import.meta.url))],
+  outfile: `${outdir}testing.js`,
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20.19",
+  logLevel: "warning",
+  external: ["h3", "h3/*", "srvx", "srvx/*", "listhen", "lowdb", "lowdb/*", "pino", "prom-client", "pg"],
+  banner: {
+    js: "import { createRequire as __petstoreCreateRequire } from 'node:module'; const require = __petstoreCreateRequire(import.meta.url);",
+  },
+});
 // bin/code-cache.js compiles cli.cjs with a V8 code cache; this readies it (no import() of its own, a build id).
 await prepareForCodeCache(outdir);
