@@ -14,6 +14,7 @@ import { wallTimes } from "./lib/wall-time.mjs";
 import { limiterPause, limiterControlRows } from "./limiter-saves.mjs";
 import { inventoryPairs, ordersRun, storeRows } from "./store.mjs";
 import { eventsRows } from "./events.mjs";
+import { ephemeralRows } from "./ephemeral.mjs";
 import { millionRows } from "./million.mjs";
 import { compressionRow, compressionTargets } from "./compression.mjs";
 import { postgresRows, postgresTarget, startPostgresPetstore, warmPostgres } from "./postgres.mjs";
@@ -72,7 +73,11 @@ export async function runScenarios({ root, work, plan, log }) {
     log(`search rows failed: ${error.stack ?? error}`);
     return [row({ id: "9", scenario: "finding pets", figure: NaN, unit: "", problem: `failed: ${error.message}` })];
   });
-  return { rows: [...rowsOf({ get, jsonServerPost, post10k, big, limiter }), ...million, metricsRow, ...store, ...clientRssRows(clientRss), ...clientJqRows(jq), ...events, ...search], runs: ctx.runs };
+  const ephemeral = await ephemeralRows(ctx).catch((error) => {
+    log(`throwaway server scenario failed: ${error.stack ?? error}`);
+    return [row({ id: "T", scenario: "serve --ephemeral", figure: NaN, unit: "", problem: `failed: ${error.message}` })];
+  });
+  return { rows: [...rowsOf({ get, jsonServerPost, post10k, big, limiter }), ...million, metricsRow, ...store, ...clientRssRows(clientRss), ...clientJqRows(jq), ...events, ...search, ...ephemeral], runs: ctx.runs };
 }
 
 /**
