@@ -5,8 +5,9 @@ import { defineConfig } from "vitest/config";
 // the TypeScript source under test says what the bundle says.
 const pkg = JSON.parse(readFileSync(new URL("package.json", import.meta.url), "utf8")) as { version: string; license: string };
 
-// Tests that need a real PostgreSQL and Redis, beyond the API suites run over them.
-const ENGINE_TESTS = ["test/scale/**/*.test.ts", "test/store/pet-search-postgres.test.ts", "test/store/name-search-migration.test.ts", "test/limits/redis-*.test.ts", "test/e2e/db-*.test.ts"];
+// Tests that need a real PostgreSQL and Redis, beyond the API suites run over them. db-restore is
+// file-only (a PostgreSQL store restores from a dump), so it stays in the slow lane.
+const ENGINE_TESTS = ["test/scale/**/*.test.ts", "test/store/pet-search-postgres.test.ts", "test/store/name-search-migration.test.ts", "test/limits/redis-*.test.ts", "test/e2e/db-backup.test.ts", "test/e2e/db-transfer.test.ts"];
 // Fault suites whose code differs per engine: run over both, as the API suites are.
 const FAULT_TESTS_PER_ENGINE = ["test/fault/security-streams.test.ts"];
 // The slow lane: whole processes (the built CLI, `petstore serve`, crashes and kills), real

@@ -50,7 +50,7 @@ function expectPrintable(stderr: Buffer): string {
 }
 
 const restoreAdvice = (file: string) =>
-  `restore a backup: stop petstore, copy the latest file that \`petstore db backup\` wrote over ${file}, delete ${file}.journal, and start it again`;
+  `restore a backup: stop petstore, run \`petstore db restore <backup> --db ${file}\` (it moves the current files aside), and start it again`;
 const STORE = '{"version":2,"nextPetId":1,"pets":[],"keys":[]}';
 
 describe("serve over a damaged db file", () => {
