@@ -124,6 +124,15 @@ describe("db restore", () => {
     expect(await folderState(db)).toEqual(before);
   });
 
+  it("db export of a damaged db names db restore as the way forward, as serve does", async () => {
+    const db = await tempDbPath();
+    await writeFile(db, "");
+    const result = await runCli(["db", "export", "--db", db]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain(`To go on, restore a backup: stop petstore, run \`petstore db restore <backup> --db ${db}\` (it moves the current files aside), and start it again.`);
+  });
+
   it("a PostgreSQL URL is refused with exit 2, pointing to db import and pg_restore", async () => {
     const { backup } = await storeWithBackup([], []);
     const result = await restore(backup, "postgres://petstore@127.0.0.1:1/petstore");
