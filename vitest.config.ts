@@ -5,6 +5,8 @@ import { defineConfig } from "vitest/config";
 // the TypeScript source under test says what the bundle says.
 const pkg = JSON.parse(readFileSync(new URL("package.json", import.meta.url), "utf8")) as { version: string; license: string };
 
+// The executable and the image, built by `npm run package` (slow: about a minute, then a run each).
+const RELEASE_TESTS = ["test/release/**/*.test.ts"];
 // Tests that need a real PostgreSQL and Redis, beyond the API suites run over them. db-restore is
 // file-only (a PostgreSQL store restores from a dump), so it stays in the slow lane.
 const ENGINE_TESTS = ["test/scale/**/*.test.ts", "test/store/pet-search-postgres.test.ts", "test/store/name-search-migration.test.ts", "test/limits/redis-*.test.ts", "test/e2e/db-backup.test.ts", "test/e2e/db-transfer.test.ts"];
@@ -47,11 +49,17 @@ export default defineConfig({
       {
         // The fast lane, over the file engine.
         extends: true,
-        test: { name: "lowdb", include: ["test/**/*.test.ts"], exclude: [...ENGINE_TESTS, ...SLOW_TESTS] },
+        test: { name: "lowdb", include: ["test/**/*.test.ts"], exclude: [...ENGINE_TESTS, ...SLOW_TESTS, ...RELEASE_TESTS] },
       },
       {
         extends: true,
         test: { name: "slow", include: SLOW_TESTS, exclude: ENGINE_TESTS },
+      },
+      {
+        // The single executable and the container image, built from release/ (npm run package):
+        // its global setup builds them when missing or stale.
+        extends: true,
+        test: { name: "release", include: RELEASE_TESTS, globalSetup: ["test/release/build-setup.ts"] },
       },
       {
         // The same API suites over PostgreSQL and Redis (test-server.ts reads `backend`), and the
