@@ -41,6 +41,8 @@ export async function trainCodeCaches({ trainer, appDir, cacheDir, names }) {
     }
     const rest = names.filter((name) => !trained.has(name));
     if (rest.length > 0) run(trainer, ["compile", appDir, cacheDir, ...rest], env);
+    // A refused cache costs nothing but start-up time, silently: refuse the build instead.
+    run(trainer, ["verify", appDir, cacheDir, ...names], env);
     return { trained: trained.size, compiled: rest.length };
   } finally {
     await rm(work, { recursive: true, force: true });
@@ -57,7 +59,7 @@ const CLIENT_RUNS = [
 
 function run(trainer, args, env) {
   const result = spawnSync(process.execPath, [trainer, ...args], { env, encoding: "utf8" });
-  if (result.status !== 0) throw new Error(`training ${args.slice(3).join(" ")} failed (${result.status}):\n${result.stderr}`);
+  if (result.status !== 0) throw new Error(`sea-train ${args[0]} ${args.slice(3).join(" ")} failed (${result.status}):\n${result.stderr}`);
 }
 
 /** The server's training run: until it has listened, then SIGTERM, after which it writes its caches. */
