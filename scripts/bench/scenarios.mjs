@@ -2,6 +2,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { BENCH_DIR } from "./lib/bench-packages.mjs";
 import { load } from "./lib/load.mjs";
 import { withPetstoreServer } from "./lib/petstore-server.mjs";
 import { freePort, memoryOf, startProcess } from "./lib/processes.mjs";
@@ -308,7 +309,7 @@ async function withJsonServer(ctx, db, work) {
   const server = await startProcess(
     "json-server",
     process.execPath,
-    [join(ctx.root, "node_modules/json-server/lib/cli/bin.js"), "--quiet", "--host", "127.0.0.1", "--port", String(port), db],
+    [join(BENCH_DIR, "node_modules/json-server/lib/cli/bin.js"), "--quiet", "--host", "127.0.0.1", "--port", String(port), db],
     { cwd: ctx.work, probe: () => fetch(`${origin}/pets?_limit=1`).then((r) => r.ok, () => false) },
   );
   try {
