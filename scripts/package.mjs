@@ -69,8 +69,9 @@ async function swaggerUiAssets() {
 async function seaBlob(main, assets) {
   const config = join(WORK, "sea-config.json");
   const output = join(WORK, "sea-prep.blob");
-  // useCodeCache: for the main script itself; the program's files have their own (above).
-  await writeFile(config, JSON.stringify({ main, output, disableExperimentalSEAWarning: true, useCodeCache: true, assets }, null, 2));
+  // No useCodeCache: the main script is a few lines (the program's files have their caches, above),
+  // and Node warns at every start whose V8 flags refuse it (a --max-old-space-size in NODE_OPTIONS).
+  await writeFile(config, JSON.stringify({ main, output, disableExperimentalSEAWarning: true, useCodeCache: false, assets }, null, 2));
   const result = spawnSync(process.execPath, ["--experimental-sea-config", config], { encoding: "utf8" });
   if (result.status !== 0) throw new Error(`node --experimental-sea-config failed:\n${result.stderr}`);
   return output;
