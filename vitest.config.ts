@@ -59,7 +59,8 @@ export default defineConfig({
         // The single executable and the container image, built from release/ (npm run package):
         // its global setup builds them when missing or stale.
         extends: true,
-        test: { name: "release", include: RELEASE_TESTS, globalSetup: ["test/release/build-setup.ts"] },
+        // Each test runs the executable a few times over: slower than 20 s on a busy machine.
+        test: { name: "release", include: RELEASE_TESTS, globalSetup: ["test/release/build-setup.ts"], testTimeout: 60_000 },
       },
       {
         // The same API suites over PostgreSQL and Redis (test-server.ts reads `backend`), and the

@@ -59,17 +59,24 @@ export interface Container {
 }
 
 // Mount points made before the root turns read-only, as runtimes make them; then the root as a
-// read-only bind, the volume, /proc and a few devices; then the entrypoint as the image's user.
+// read-only bind, the volume, /proc, a few devices and the /etc/hosts a runtime writes; then the
+// entrypoint as the image's user.
 const RUNTIME = `
 set -e
 root=$1; data=$2; user=$3; shift 3
 mkdir -p "$root/proc" "$root/dev" "$root/data"
 for device in null zero random urandom; do [ -e "$root/dev/$device" ] || : > "$root/dev/$device"; done
+[ -e "$root/etc/hosts" ] || : > "$root/etc/hosts"
+hosts=$(mktemp)
+printf '127.0.0.1 localhost\n::1 localhost\n' > "$hosts"
+chmod 644 "$hosts"
 ip link set lo up
 mount --bind "$root" "$root"
 mount --bind "$data" "$root/data"
 mount -t proc proc "$root/proc"
 for device in null zero random urandom; do mount --bind "/dev/$device" "$root/dev/$device"; done
+mount --bind "$hosts" "$root/etc/hosts"
+rm "$hosts"
 mount -o remount,bind,ro "$root"
 exec chroot --userspec="$user" "$root" "$@"
 `;
