@@ -22,7 +22,6 @@ export interface AssetModules {
 
 interface LoadedModule {
   exports: unknown;
-  loaded: boolean;
 }
 
 /** Node's CommonJS wrapper: the code cache belongs to this exact text, so the build compiles the same. */
@@ -39,13 +38,18 @@ export function createAssetModules(source: ModuleSource, builtin: (id: string) =
     const known = modules.get(name);
     // As require() does: a module required again while it runs (a cycle) gives what it has so far.
     if (known) return known.exports;
-    const module: LoadedModule = { exports: {}, loaded: false };
+    const module: LoadedModule = { exports: {} };
     modules.set(name, module);
-    const script = new Script(wrapModule(source.code(name)), { filename: join(directory, name), cachedData: source.cache(name) });
-    scripts.set(name, script);
-    const run = script.runInThisContext() as (...args: unknown[]) => void;
-    run.call(module.exports, module.exports, requireFrom, module, join(directory, name), directory);
-    module.loaded = true;
+    try {
+      const script = new Script(wrapModule(source.code(name)), { filename: join(directory, name), cachedData: source.cache(name) });
+      scripts.set(name, script);
+      const run = script.runInThisContext() as (...args: unknown[]) => void;
+      run.call(module.exports, module.exports, requireFrom, module, join(directory, name), directory);
+    } catch (error) {
+      // As require() does: a file that failed is run again by the next require, not half-given.
+      modules.delete(name);
+      throw error;
+    }
     return module.exports;
   };
   const requireFrom = (specifier: string): unknown => {

@@ -45,6 +45,13 @@ describe("the executable's module loader", () => {
     expect(modules.require("./a.js")).toEqual({ early: 1, fromB: { early: 1 }, late: 2 });
   });
 
+  it("runs a file that threw again at the next require, as require() does", () => {
+    const { modules, read } = loaderOver({ "a.js": "throw new Error('not here');" });
+    expect(() => modules.require("./a.js")).toThrow("not here");
+    expect(() => modules.require("./a.js")).toThrow("not here");
+    expect(read).toEqual(["a.js", "a.js"]);
+  });
+
   it("loads Node's built-in modules, and fails as a missing package does for anything else", () => {
     const { modules } = loaderOver({
       "a.js": 'exports.join = require("node:path").join; try { require("pg-native"); } catch (error) { exports.code = error.code; exports.message = error.message; }',
