@@ -5,7 +5,7 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { get } from "node:https";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -24,6 +24,10 @@ const petstore = (args: string[], extra: Record<string, string> = {}, input = ""
 beforeAll(async () => {
   alone = await executableAlone();
   work = await mkdtemp(join(tmpdir(), "petstore-release-db-"));
+});
+afterAll(async () => {
+  await alone?.remove();
+  if (work) await rm(work, { recursive: true, force: true });
 });
 
 describe("the executable, where there is no Node", () => {

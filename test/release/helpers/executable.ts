@@ -2,7 +2,7 @@
 // Node runs it: a clean environment whose PATH holds no `node`, and a copy of the file alone in a
 // directory of its own, so that it can lean on nothing beside it.
 import { spawn, type ChildProcess } from "node:child_process";
-import { copyFile, mkdir, mkdtemp, readdir, symlink } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readdir, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +17,8 @@ export interface Alone {
   executable: string;
   /** A clean environment (PATH without Node, a fresh HOME), plus `extra`. */
   env(extra?: Record<string, string>): Record<string, string>;
+  /** Removes the copy and its directory. */
+  remove(): Promise<void>;
 }
 
 /**
@@ -40,6 +42,7 @@ export async function executableAlone(): Promise<Alone> {
   return {
     executable,
     env: (extra = {}) => ({ PATH: bin, HOME: home, PETSTORE_CONFIG: join(home, "config.json"), NO_COLOR: "1", TZ: "UTC", ...extra }),
+    remove: () => rm(work, { recursive: true, force: true }),
   };
 }
 
