@@ -3,8 +3,8 @@
 // SHA256SUMS, and release/image/, what the Containerfile copies besides it.
 //
 // The program is the npm build's two parts with every package bundled, as CommonJS files
-// (build/sea-app.mjs); they, their V8 code caches (build/sea-caches.mjs) and Swagger UI's files
-// for /docs are the SEA's assets, loaded by src/sea/main.ts.
+// (build/sea-app.mjs); they, their V8 code caches (build/sea-caches.mjs), Swagger UI's files
+// for /docs and jq-web's jq.wasm for --jq are the SEA's assets, loaded by src/sea/main.ts.
 import * as esbuild from "esbuild";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -14,7 +14,7 @@ import { dirname, join } from "node:path";
 import { ROOT } from "./build/cli-options.mjs";
 import { stageImageRoot } from "./build/image-root.mjs";
 import { trainCodeCaches } from "./build/sea-caches.mjs";
-import { buildSeaApp } from "./build/sea-app.mjs";
+import { buildSeaApp, JQ_WASM_ASSET } from "./build/sea-app.mjs";
 
 // Node's single-executable fuse, as its documentation gives it for postject.
 const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
@@ -32,7 +32,7 @@ const appDir = join(WORK, "app");
 const names = await buildSeaApp(esbuild, appDir);
 const entries = await buildSeaEntries();
 const caches = await trainCodeCaches({ trainer: entries.trainer, appDir, cacheDir: join(WORK, "cache"), names });
-const blob = await seaBlob(entries.main, { ...appAssets(names), ...(await swaggerUiAssets()) });
+const blob = await seaBlob(entries.main, { ...appAssets(names), ...(await swaggerUiAssets()), [JQ_WASM_ASSET]: jqWasm() });
 const executable = join(RELEASE, NAME);
 await inject(blob, executable);
 await writeFile(join(RELEASE, "SHA256SUMS"), `${await sha256(executable)}  ${NAME}\n`);
@@ -64,6 +64,11 @@ async function swaggerUiAssets() {
   const assets = { "swagger-ui-dist/package.json": manifest };
   for (const name of Object.keys(files)) assets[`swagger-ui-dist/${name}`] = join(dirname(manifest), name);
   return assets;
+}
+
+/** jq-web's jq.wasm, which its bundled JS is given from the assets (build/sea-app.mjs). */
+function jqWasm() {
+  return join(dirname(createRequire(join(ROOT, "package.json")).resolve("jq-web")), "jq.wasm");
 }
 
 async function seaBlob(main, assets) {

@@ -29,16 +29,37 @@ const listhenUnused = {
   },
 };
 
+/**
+ * jq-web's Emscripten module reads jq.wasm from beside its JS, and no file lies beside the
+ * executable: its one call of the module's factory is given the bytes from the SEA's assets
+ * (`wasmBinary`, which Emscripten then compiles instead of reading a file; package.mjs adds it).
+ */
+const jqWebWasm = {
+  name: "jq-web-wasm",
+  setup(build) {
+    build.onLoad({ filter: /\/node_modules\/jq-web\/jq\.js$/ }, async (args) => {
+      const code = await readFile(args.path, "utf8");
+      const call = "jq = jq().then(";
+      if (code.split(call).length !== 2) throw new Error(`${args.path}: no single "${call}" to give jq.wasm to; has jq-web changed?`);
+      return { contents: code.replace(call, `jq = jq({ wasmBinary: require("node:sea").getAsset(${JSON.stringify(JQ_WASM_ASSET)}) }).then(`), loader: "js" };
+    });
+  },
+};
+
+/** The SEA asset that holds jq-web's jq.wasm. */
+export const JQ_WASM_ASSET = "jq-web/jq.wasm";
+
 /** Builds the files into `outdir` (emptied first); returns their names. */
 export async function buildSeaApp(esbuild, outdir) {
   await rm(outdir, { recursive: true, force: true });
   await buildTwoParts(esbuild, {
     entry: ENTRY,
     outdir,
-    // jq-wasm (1.3 MB, only for --jq) as a leaf of its own, as it stays out of the npm build's start-up.
-    cjsLeaves: [...CJS_LEAVES, "node_modules/jq-wasm/dist/index.js"],
+    // --jq's module with jq-web's JS (157 kB) as a leaf of its own, as jq-web stays out of the npm
+    // build's start-up.
+    cjsLeaves: [...CJS_LEAVES, "src/cli/internal/jq.ts"],
     root: ROOT,
-    options: { platform: "node", target: "node20.19", logLevel: "warning", plugins: [seaVariants, listhenUnused, startupTrim] },
+    options: { platform: "node", target: "node20.19", logLevel: "warning", plugins: [seaVariants, listhenUnused, jqWebWasm, startupTrim] },
   });
   const names = (await readdir(outdir)).filter((name) => /\.c?js$/.test(name));
   for (const name of names) await toCommonJs(esbuild, `${outdir}/${name}`);
