@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { buildTwoParts } from "./two-part-bundle.mjs";
 import { CJS_LEAVES, ENTRY, ROOT, startupTrim } from "./cli-options.mjs";
+import { packageDefines } from "./package-defines.mjs";
 
 /** A module `x.ts` of ours with an `x.sea.ts` beside it is built from that one instead. */
 const seaVariants = {
@@ -59,7 +60,8 @@ export async function buildSeaApp(esbuild, outdir) {
     // build's start-up.
     cjsLeaves: [...CJS_LEAVES, "src/cli/internal/jq.ts"],
     root: ROOT,
-    options: { platform: "node", target: "node20.19", logLevel: "warning", plugins: [seaVariants, listhenUnused, jqWebWasm, startupTrim] },
+    // The version and licence written in, as the npm build does (package-defines.mjs).
+    options: { platform: "node", target: "node20.19", logLevel: "warning", define: packageDefines(ROOT), plugins: [seaVariants, listhenUnused, jqWebWasm, startupTrim] },
   });
   const names = (await readdir(outdir)).filter((name) => /\.c?js$/.test(name));
   for (const name of names) await toCommonJs(esbuild, `${outdir}/${name}`);
