@@ -1,7 +1,7 @@
 // `--jq`: jq 1.7 itself, compiled to WebAssembly (jq-web), loaded only when the flag is given.
 // jq-web hands jq its input as one file and collects the output in an array, so a run costs time
-// in proportion to the JSON; jq-wasm, used before, fed stdin a byte at a time, copying what was
-// left at each byte, and 10,000 pets took minutes.
+// in proportion to the JSON; the WebAssembly jq used before fed stdin a byte at a time, copying
+// what was left at each byte, and 10,000 pets took minutes.
 import { setFlagsFromString } from "node:v8";
 import { UsageError } from "../errors.js";
 import { loadJqWeb } from "./jq-web-module.js";
