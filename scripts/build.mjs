@@ -8,6 +8,7 @@
 // left in node_modules as some hundred separate files.
 import * as esbuild from "esbuild";
 import { rm } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import { buildTwoParts } from "./build/two-part-bundle.mjs";
 import { prepareForCodeCache } from "./build/code-cache-ready.mjs";
 import { CJS_LEAVES, ENTRY, ROOT, startupTrim } from "./build/cli-options.mjs";
