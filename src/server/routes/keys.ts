@@ -6,6 +6,7 @@ import type { InputOf, Route } from "../../contract/routes.js";
 import { NewKeySchema } from "../../contract/schemas.js";
 import { describeIssue } from "../../contract/validation.js";
 import { API_PREFIX } from "../../contract/constants.js";
+import { UNSCOPED_KEY_SCOPES } from "../../contract/scopes.js";
 import type { CreatedKey, KeyLimits, KeyView } from "../../contract/schemas.js";
 import { VERSION } from "../../support/package-info.js";
 import type { RateLimiter, WindowState } from "../../limits/rate-limiter.js";
@@ -79,7 +80,7 @@ async function createKey(event: H3Event, { headers }: InputOf<Route<"createKey">
   const { plan, name, perMinute, perDay } = parsed.data;
   const limits = perMinute !== undefined && perDay !== undefined ? { perMinute, perDay } : null;
   const expiresAt = futureInstant(parsed.data.expiresAt, deps.now());
-  const { secret, record } = issueKey({ plan, name: name ?? null, admin: false, limits, expiresAt }, deps.now);
+  const { secret, record } = issueKey({ plan, name: name ?? null, admin: false, scopes: UNSCOPED_KEY_SCOPES, limits, expiresAt }, deps.now);
   return deps.creates.run<KeyRecord, CreatedKey>(
     event,
     { key: headers["Idempotency-Key"], body },

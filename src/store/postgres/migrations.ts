@@ -7,6 +7,7 @@ import { KEY_LIFETIMES_MIGRATION } from "./key-lifetimes-migration.js";
 import { KEY_CHANGES_MIGRATION } from "./keys-migration.js";
 import { SPENT_TICKETS_MIGRATION } from "./spent-tickets-migration.js";
 import { NAME_SEARCH_MIGRATION } from "./name-search-migration.js";
+import { KEY_SCOPES_MIGRATION } from "./key-scopes-migration.js";
 
 export interface Migration {
   version: number;
@@ -89,6 +90,7 @@ export const MIGRATIONS: readonly Migration[] = [
   KEY_CHANGES_MIGRATION,
   SPENT_TICKETS_MIGRATION,
   NAME_SEARCH_MIGRATION,
+  KEY_SCOPES_MIGRATION,
 ];
 
 // Any constant works, as long as every petstore uses the same one: pg_advisory_xact_lock
