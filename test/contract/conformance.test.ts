@@ -37,7 +37,7 @@ describe("checkResponse accepts what the document declares", () => {
     ["POST", `${BASE}/pets`, reply(409, error(409, "idempotency_key_in_progress"))],
     ["POST", `${BASE}/pets`, reply(422, error(422, "idempotency_key_reused"))],
     ["POST", `${BASE}/pets`, reply(400, error(400, "invalid_parameter"))],
-    ["POST", `${BASE}/keys`, reply(201, { id: "key_1", key: `ps_${"a".repeat(40)}`, prefix: "ps_aaaaaa", plan: "free", name: null, limits: { perMinute: 60, perDay: 1000 }, createdAt: "2026-01-01T00:00:00.000Z" }, { location: "/v1/keys/key_1", "idempotent-replayed": "true" })],
+    ["POST", `${BASE}/keys`, reply(201, { id: "key_1", key: `ps_${"a".repeat(40)}`, prefix: "ps_aaaaaa", plan: "free", name: null, scopes: ["pets:read"], limits: { perMinute: 60, perDay: 1000 }, createdAt: "2026-01-01T00:00:00.000Z" }, { location: "/v1/keys/key_1", "idempotent-replayed": "true" })],
     ["POST", `${BASE}/keys`, reply(422, error(422, "idempotency_key_reused"))],
     ["GET", "/pets/{petId}", reply(200, PET, { ...DEPRECATION, etag: '"pet-1-1"' })],
     ["GET", "/pets/{petId}", reply(304, undefined, { ...DEPRECATION, etag: '"pet-1-1"' })],
