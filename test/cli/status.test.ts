@@ -8,7 +8,8 @@ const BASE_URL = "http://127.0.0.1:3999/v1";
 const NOW = Date.UTC(2030, 0, 1, 20, 14, 18);
 const current = {
   key: {
-    id: "key_1", prefix: "ps_abc123", plan: "pro", name: "ci", admin: false, limits: { perMinute: 300, perDay: 10000 },
+    id: "key_1", prefix: "ps_abc123", plan: "pro", name: "ci", admin: false, scopes: ["pets:read", "pets:write", "orders:read", "orders:write", "events:read"],
+    limits: { perMinute: 300, perDay: 10000 },
     createdAt: "2030-01-01T03:04:05.000Z", revokedAt: null, lastUsedAt: null,
   },
   usage: {

@@ -40,6 +40,7 @@ describe("keys create", () => {
       prefix: expect.any(String),
       plan: "enterprise",
       name: null,
+      scopes: ["pets:read", "pets:write", "orders:read", "orders:write", "events:read"],
       limits: { perMinute: 50, perDay: 900 },
       createdAt: expect.any(String),
     });
@@ -57,6 +58,37 @@ describe("keys create", () => {
     const result = await petstore(["keys", "create", "--plan", "free"], { env: { PETSTORE_API_KEY: secret } });
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/^Error: .+ \(forbidden, HTTP 403\)\nManaging keys needs an admin key/);
+  });
+});
+
+describe("keys create --scopes", () => {
+  // A server of its own: a key with scopes adds a column to every later table.
+  let own: ServeProcess;
+  beforeAll(async () => {
+    own = await startServeProcess();
+  });
+  afterAll(() => own.stop());
+  const scoped = (args: string[], options: RunOptions = {}) =>
+    runCli(args, { ...options, env: { PETSTORE_BASE_URL: own.baseUrl, PETSTORE_API_KEY: own.adminKey, ...options.env } });
+
+  it("--scopes: the key gets exactly those, the summary says so, and keys list shows them", async () => {
+    const result = await scoped(["keys", "create", "--plan", "free", "--name", "dashboard", "--scopes", "events:read,pets:read"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^Created free key (\S+) "dashboard" \(\S+…, 60\/min, 1000\/day, only pets:read,events:read\)\.\n/);
+    const id = /key (\S+) "dashboard"/.exec(result.stderr)?.[1] ?? "";
+    const tsv = (await scoped(["keys", "list"])).stdout.split("\n").find((row) => row.startsWith(`${id}\t`));
+    expect(tsv?.split("\t")).toHaveLength(12);
+    expect(tsv?.split("\t").at(-1)).toBe("pets:read,events:read");
+    const table = await scoped(["keys", "list", "--no-color", "--no-pager"], { tty: true, columns: 250 });
+    expect(table.stdout.split("\n")[0]?.split(/\s{2,}/)).toContain("SCOPES");
+    expect(table.stdout.split("\n").find((row) => row.startsWith(id))).toMatch(/\s{2}pets:read,events:read\s{2}active$/);
+  });
+
+  it("stops an unknown scope before any request, with exit code 2", async () => {
+    const before = JSON.parse((await scoped(["keys", "list", "--json"])).stdout) as unknown[];
+    const result = await scoped(["keys", "create", "--plan", "free", "--scopes", "pets:read,pets:delete"]);
+    expect(result).toEqual({ code: 2, stdout: "", stderr: expect.stringContaining('--scopes: unknown scope "pets:delete"') });
+    expect(JSON.parse((await scoped(["keys", "list", "--json"])).stdout)).toHaveLength(before.length);
   });
 });
 
