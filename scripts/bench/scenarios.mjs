@@ -20,6 +20,7 @@ import { millionRows } from "./million.mjs";
 import { compressionRow, compressionTargets } from "./compression.mjs";
 import { postgresRows, postgresTarget, startPostgresPetstore, warmPostgres } from "./postgres.mjs";
 import { searchRows } from "./search.mjs";
+import { scopedKeyPairs, scopeRow } from "./scopes.mjs";
 
 const LIST = "/v1/pets?limit=20";
 const SOLD = "/v1/pets?status=sold&limit=100";
@@ -145,9 +146,10 @@ async function getComparisons(ctx) {
         const { bare: bareTarget, fastify: fastifyTarget, ...others } = targets;
         const paired = await pairedRounds(ctx, { bare: bareTarget, petstore: targets.petstore, fastify: fastifyTarget });
         const best = await alternate(ctx, others);
+        const scopes = await scopedKeyPairs(ctx, server);
         const cli = cliTimes(ctx, server);
         const post1k = await postRun(ctx, server, "1k");
-        return { ...best, paired, postgres: postgres.problem ? postgres : best.postgres, cli, post1k };
+        return { ...best, paired, scopes, postgres: postgres.problem ? postgres : best.postgres, cli, post1k };
       }),
     );
   } finally {
@@ -337,6 +339,7 @@ function rowsOf({ get, jsonServerPost, post10k, big, limiter }) {
       baseline: paired.best.bare.rps, baselineName: "node:http" }),
     row({ id: "1", scenario: "    best paired round of each, against fastify", figure: paired.best.petstore.rps, unit: rps,
       baseline: paired.best.fastify.rps, baselineName: "fastify peer" }),
+    scopeRow(get.scopes),
     row({ id: "1", scenario: "  the same, against express + express-rate-limit", figure: get.petstore.rps, unit: rps,
       baseline: get.express.rps, baselineName: "express peer", goal: [">=", 4], problem: get.express.problem }),
     row({ id: "1", scenario: "  the same, against json-server", figure: get.petstore.rps, unit: rps,
