@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   "payload_too_large",
   "unauthorized",
   "forbidden",
+  "insufficient_scope",
   "not_found",
   "method_not_allowed",
   "not_acceptable",
@@ -58,6 +59,11 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, ErrorCodeDoc>> = {
   payload_too_large: { status: 413, meaning: `The body is larger than ${kibibytes(MAX_BODY_BYTES)}.` },
   unauthorized: { status: 401, meaning: "The API key is missing, malformed, unknown or revoked." },
   forbidden: { status: 403, meaning: "The key is valid but the operation needs an admin key." },
+  insufficient_scope: {
+    status: 403,
+    meaning:
+      'The key is valid but lacks the scope the operation needs; `WWW-Authenticate: Bearer error="insufficient_scope", scope="..."` names it (RFC 6750). Nothing was changed.',
+  },
   not_found: { status: 404, meaning: "No such resource, or no such path." },
   method_not_allowed: { status: 405, meaning: "The path exists but not with this method; Allow lists the methods." },
   not_acceptable: {
