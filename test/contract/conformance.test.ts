@@ -60,7 +60,8 @@ describe("checkResponse accepts what the document declares", () => {
 
 describe("checkResponse refuses", () => {
   it.each([
-    ["a status the operation does not declare", "GET", "/pets/{petId}", reply(403, error(403, "forbidden"), DEPRECATION), /declares 200, 304, 400, 401, 404, 406, 429, 500, 503, not 403/],
+    ["a status the operation does not declare", "GET", "/pets/{petId}", reply(409, error(409, "invalid_transition"), DEPRECATION), /declares 200, 304, 400, 401, 403, 404, 406, 429, 500, 503, not 409/],
+    ["forbidden where only insufficient_scope can be", "GET", "/pets/{petId}", reply(403, error(403, "forbidden"), { ...DEPRECATION, "www-authenticate": 'Bearer error="insufficient_scope", scope="pets:read"' }), /code/],
     ["a Pet without its ETag", "GET", "/pets/{petId}", reply(200, PET, DEPRECATION), /required header etag is missing/],
     ["a missing required header", "POST", "/pets", reply(201, PET, { etag: '"pet-1-1"' }), /required header location is missing/],
     ["an undeclared header", "GET", "/pets", reply(200, [], { etag: '"page-1"', "x-powered-by": "h3" }), /header x-powered-by is not declared/],
