@@ -47,7 +47,7 @@ export const TOP_COMMANDS: readonly TopCommand[] = [
   { name: "serve", term: "serve [options]", description: "Run the API server over a lowdb JSON file, or PostgreSQL and Redis", add: registerServe },
   { name: "server", term: "server", description: "Drive a throwaway server (serve --ephemeral) from a test suite: reset it to its seed, change its faults", add: (program, ctx) => program.addCommand(serverCommand(ctx)) },
   { name: "openapi", term: "openapi", description: "Print the API's OpenAPI 3.1 document (the one served at /v1/openapi.json)", add: (program, ctx) => registerOpenApi(program, ctx) },
-  { name: "status", term: "status", description: "Show the base URL and profile in use, the server's version, and the key's plan, limits and what is left", add: (program, ctx) => registerStatus(program, ctx) },
+  { name: "status", term: "status", description: "Show the base URL and profile in use, the server's version, and the key's plan, scopes, limits and what is left", add: (program, ctx) => registerStatus(program, ctx) },
   { name: "health", term: "health [options]", description: "Check that a server is ready for traffic (GET /readyz): exit 0 if so, else the reason and a non-zero exit", add: (program, ctx) => program.addCommand(healthCommand(ctx)) },
 ];
 

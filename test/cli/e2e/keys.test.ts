@@ -84,6 +84,18 @@ describe("keys create --scopes", () => {
     expect(table.stdout.split("\n").find((row) => row.startsWith(id))).toMatch(/\s{2}pets:read,events:read\s{2}active$/);
   });
 
+  it("a key used outside its scopes: exit 3, the server's message naming the scope, and how to see and get scopes", async () => {
+    const reader = (await scoped(["keys", "create", "--plan", "free", "--scopes", "pets:read"])).stdout.trim();
+    const result = await scoped(["pets", "add", "--name", "Rex", "--category", "1"], { env: { PETSTORE_API_KEY: reader } });
+    expect(result).toMatchObject({ code: 3, stdout: "" });
+    expect(result.stderr).toBe(
+      "Error: this API key lacks the scope pets:write (it holds pets:read); an admin can create a key that has it (insufficient_scope, HTTP 403)\n" +
+        "`petstore status` shows the key's scopes. A key's scopes never change: an admin can create one that has the scope needed" +
+        " (`petstore keys create --plan <plan> --scopes <scope,...>`).\n",
+    );
+    expect((await scoped(["status"], { env: { PETSTORE_API_KEY: reader } })).stdout).toContain("\nScopes   pets:read\n");
+  });
+
   it("stops an unknown scope before any request, with exit code 2", async () => {
     const before = JSON.parse((await scoped(["keys", "list", "--json"])).stdout) as unknown[];
     const result = await scoped(["keys", "create", "--plan", "free", "--scopes", "pets:read,pets:delete"]);
@@ -213,7 +225,7 @@ describe("status with the key's day spent", () => {
     expect((await petstore(["pets", "list"], asKey)).code).toBe(0);
     const result = await petstore(["status"], asKey);
     expect(result).toMatchObject({ code: 0, stderr: "" });
-    expect(result.stdout).toContain(`Key      ${key.slice(0, 9)}…, plan unknown (its limits are no standard plan's)\nLimits   50 a minute, 2 a day\n`);
+    expect(result.stdout).toContain(`Key      ${key.slice(0, 9)}…, plan unknown (its limits are no standard plan's)\nScopes   not told while the key's quota is spent\nLimits   50 a minute, 2 a day\n`);
     expect(result.stdout).toMatch(/\nDay {6}0 of 2 left today, resets at 00:00 UTC \(in \d+ (s|min|h \d+ min)\)\n/);
   });
 });
