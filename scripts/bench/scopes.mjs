@@ -1,4 +1,4 @@
-// Issue 37's cost of scopes: scenario 1 (GET /v1/pets?limit=20) with a key that holds only
+// The cost of key scopes: scenario 1 (GET /v1/pets?limit=20) with a key that holds only
 // pets:read against the load key, which holds every scope, on one server, in paired rounds. A row
 // of `npm run bench` (on scenario 1's server); alone: `node scripts/bench/scopes.mjs [--quick]`
 // (after `npm run build`), which starts its own server over 1k pets.
