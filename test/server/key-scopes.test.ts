@@ -217,9 +217,14 @@ describe("the event stream carries only what the key's scopes may read", () => {
   });
 
   it("refuses a key with events:read but neither pets:read nor orders:read: its stream could carry nothing", async () => {
-    const refused = await fetch(`${server.baseUrl}/events`, { headers: { authorization: `Bearer ${await keyWith(["events:read", "pets:write"])}` } });
+    const key = await keyWith(["events:read", "pets:write"]);
+    const refused = await fetch(`${server.baseUrl}/events`, { headers: { authorization: `Bearer ${key}` } });
     expect(refused.headers.get("www-authenticate")).toBe('Bearer error="insufficient_scope", scope="pets:read orders:read"');
     expect(await expectError(refused, 403, "insufficient_scope")).toMatch(/lacks the scope pets:read or orders:read/);
+    // HEAD answers what GET would, refusal included.
+    const head = await fetch(`${server.baseUrl}/events`, { method: "HEAD", headers: { authorization: `Bearer ${key}` } });
+    expect(head.status).toBe(403);
+    expect(head.headers.get("www-authenticate")).toBe('Bearer error="insufficient_scope", scope="pets:read orders:read"');
   });
 
   it("refuses a key without events:read, even one that reads every record", async () => {
