@@ -4,6 +4,7 @@
 import { copyFile, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { foldName } from "../../src/contract/name-search.js";
 import { KEY_SCOPES_MIGRATION } from "../../src/store/postgres/key-scopes-migration.js";
 import { migrate, MIGRATIONS } from "../../src/store/postgres/migrations.js";
 import { tempDbPath } from "./serve-process.js";
@@ -66,7 +67,10 @@ export async function oldPostgresStore(): Promise<{ db: string; redis: string }>
   try {
     await migrate(pool, MIGRATIONS.filter((migration) => migration.version < KEY_SCOPES_MIGRATION.version));
     const { pets } = JSON.parse(await readFile(V2_FILE, "utf8")) as OldData;
-    for (const pet of pets) await pool.query("INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3)", [pet.name, pet.categoryId, pet.status]);
+    // name_key (the name search's migration) is written by petstore with every name, as here.
+    for (const pet of pets) {
+      await pool.query("INSERT INTO pets (name, name_key, category_id, status) VALUES ($1, $2, $3, $4)", [pet.name, foldName(pet.name), pet.categoryId, pet.status]);
+    }
     for (const key of await oldKeys()) await insertOldKey(pool, key);
   } finally {
     await pool.end();
