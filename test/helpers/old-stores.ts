@@ -65,7 +65,7 @@ export async function oldPostgresStore(): Promise<{ db: string; redis: string }>
   const database = await freshDatabase();
   const pool = new pg.Pool({ connectionString: database.db, max: 1 });
   try {
-    await migrate(pool, MIGRATIONS.filter((migration) => migration.version < KEY_SCOPES_MIGRATION.version));
+    await migrate(pool, { migrations: MIGRATIONS.filter((migration) => migration.version < KEY_SCOPES_MIGRATION.version), warn: () => undefined });
     const { pets } = JSON.parse(await readFile(V2_FILE, "utf8")) as OldData;
     // name_key (the name search's migration) is written by petstore with every name, as here.
     for (const pet of pets) {
