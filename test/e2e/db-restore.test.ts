@@ -110,7 +110,7 @@ describe("db restore", () => {
 
   it.each([
     { name: "an empty backup", content: "", reason: "it is empty (0 bytes)" },
-    { name: "a backup of a newer format", content: '{"version":3}', reason: "it was written by a newer petstore (format version 3)" },
+    { name: "a backup of a newer format", content: '{"version":4}', reason: "it was written by a newer petstore (format version 4)" },
     { name: "a backup that is not a petstore db", content: '{"pets":[]}', reason: 'it holds a JSON object without a "version"' },
   ])("$name is refused as serve would refuse it: exit 1, nothing changes", async ({ content, reason }) => {
     const { db } = await storeWithBackup(["Rex"], []);

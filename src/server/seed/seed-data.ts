@@ -1,5 +1,6 @@
 // A seed document turned into the store's data: checked record by record, so that a bad one is
 // named by its index and field before anything listens.
+import { canonicalScopes, UNSCOPED_KEY_SCOPES } from "../../contract/scopes.js";
 import type * as z from "zod";
 import { DEFAULT_PET_STATUS } from "../../contract/constants.js";
 import { summarizeIssue } from "../../contract/validation.js";
@@ -117,6 +118,8 @@ function toOrderRecord(order: SeedOrder & { id: number }, at: string): OrderReco
 
 function toKeyRecord(key: SeedKey, now: () => number): KeyRecord {
   const limits = key.perMinute !== undefined && key.perDay !== undefined ? { perMinute: key.perMinute, perDay: key.perDay } : null;
-  const fields = { plan: key.plan, name: key.name ?? null, admin: key.admin ?? false, limits, expiresAt: key.expiresAt ?? null };
+  // As POST /v1/keys: no `scopes`, all five; an admin key always holds every one.
+  const scopes = canonicalScopes(key.admin || key.scopes === undefined ? UNSCOPED_KEY_SCOPES : key.scopes);
+  const fields = { plan: key.plan, name: key.name ?? null, admin: key.admin ?? false, scopes, limits, expiresAt: key.expiresAt ?? null };
   return keyRecordFor(key.key, fields, now, key.id ?? generateKeyId());
 }
