@@ -5,8 +5,11 @@ import { defineConfig } from "vitest/config";
 // the TypeScript source under test says what the bundle says.
 const pkg = JSON.parse(readFileSync(new URL("package.json", import.meta.url), "utf8")) as { version: string; license: string };
 
-// Tests that need a real PostgreSQL and Redis, beyond the API suites run over them.
-const ENGINE_TESTS = ["test/scale/**/*.test.ts", "test/store/pet-search-postgres.test.ts", "test/store/name-search-migration.test.ts", "test/limits/redis-*.test.ts", "test/e2e/db-*.test.ts"];
+// The executable and the image, built by `npm run package` (slow: about a minute, then a run each).
+const RELEASE_TESTS = ["test/release/**/*.test.ts"];
+// Tests that need a real PostgreSQL and Redis, beyond the API suites run over them. db-restore is
+// file-only (a PostgreSQL store restores from a dump), so it stays in the slow lane.
+const ENGINE_TESTS = ["test/scale/**/*.test.ts", "test/store/pet-search-postgres.test.ts", "test/store/name-search-migration.test.ts", "test/limits/redis-*.test.ts", "test/e2e/db-backup.test.ts", "test/e2e/db-transfer.test.ts", "test/e2e/db-old-keys.test.ts", "test/store/postgres-*.test.ts"];
 // Fault suites whose code differs per engine: run over both, as the API suites are.
 const FAULT_TESTS_PER_ENGINE = ["test/fault/security-streams.test.ts"];
 // The slow lane: whole processes (the built CLI, `petstore serve`, crashes and kills), real
@@ -46,11 +49,18 @@ export default defineConfig({
       {
         // The fast lane, over the file engine.
         extends: true,
-        test: { name: "lowdb", include: ["test/**/*.test.ts"], exclude: [...ENGINE_TESTS, ...SLOW_TESTS] },
+        test: { name: "lowdb", include: ["test/**/*.test.ts"], exclude: [...ENGINE_TESTS, ...SLOW_TESTS, ...RELEASE_TESTS] },
       },
       {
         extends: true,
         test: { name: "slow", include: SLOW_TESTS, exclude: ENGINE_TESTS },
+      },
+      {
+        // The single executable and the container image, built from release/ (npm run package):
+        // its global setup builds them when missing or stale.
+        extends: true,
+        // Each test runs the executable a few times over: slower than 20 s on a busy machine.
+        test: { name: "release", include: RELEASE_TESTS, globalSetup: ["test/release/build-setup.ts"], testTimeout: 60_000 },
       },
       {
         // The same API suites over PostgreSQL and Redis (test-server.ts reads `backend`), and the

@@ -9,5 +9,6 @@ const { main, createProcessContext } = cli.exports;
 
 main(process.argv.slice(2), createProcessContext()).then((code) => {
   process.exitCode = code;
-  cli.save();
+  // A throwaway server (serve --ephemeral) writes nothing, the code cache included.
+  if (!process.argv.includes("--ephemeral")) cli.save();
 });

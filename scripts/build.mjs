@@ -11,38 +11,16 @@ import { rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { buildTwoParts } from "./build/two-part-bundle.mjs";
 import { prepareForCodeCache } from "./build/code-cache-ready.mjs";
+import { CJS_LEAVES, ENTRY, ROOT, startupTrim } from "./build/cli-options.mjs";
 import { packageDefines } from "./build/package-defines.mjs";
 
 const outdir = new URL("../dist/", import.meta.url).pathname;
-const root = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
-const stub = (name) => new URL(`./build/${name}`, import.meta.url).pathname;
-
-/** Modules a dependency loads at start-up but petstore never uses, replaced by a stub. */
-const startupTrim = {
-  name: "startup-trim",
-  setup(build) {
-    build.onResolve({ filter: /client-h2\.js$/ }, (args) =>
-      args.importer.includes("/node_modules/undici/") ? { path: stub("undici-without-http2.cjs") } : undefined,
-    );
-    // undici's index is the public fallback of src/cli/internal/undici-parts.ts: loaded from
-    // node_modules if ever used, never bundled (the private parts are what keeps it out).
-    build.onResolve({ filter: /^undici$/ }, (args) => (args.kind === "dynamic-import" ? { path: "undici", external: true } : undefined));
-    build.onResolve({ filter: /^#supports-color$/ }, (args) =>
-      args.importer.includes("/node_modules/chalk/") ? { path: stub("chalk-without-detection.cjs") } : undefined,
-    );
-    build.onResolve({ filter: /^node:child_process$/ }, (args) =>
-      args.importer.includes("/node_modules/commander/") ? { path: stub("lazy-child-process.cjs") } : undefined,
-    );
-  },
-};
 await rm(outdir, { recursive: true, force: true });
 await buildTwoParts(esbuild, {
-  entry: fileURLToPath(new URL("../src/cli/main.ts", import.meta.url)),
+  entry: ENTRY,
   outdir,
-  // undici and petstore's transport over it, as CommonJS required on the first request: `pets list`
-  // then never starts the ESM loader either.
-  cjsLeaves: ["src/cli/internal/undici-transport.ts"],
-  root,
+  cjsLeaves: CJS_LEAVES,
+  root: ROOT,
   options: {
     platform: "node",
     target: "node20.19",
@@ -50,7 +28,7 @@ await buildTwoParts(esbuild, {
     logLevel: "warning",
     plugins: [startupTrim],
     // The version and licence only, as literals: importing package.json bundled all of it.
-    define: packageDefines(root),
+    define: packageDefines(ROOT),
     // Server-only packages stay in node_modules: only `serve` imports them, lazily. jq-web too: an
     // Emscripten module with a 2.7 MB jq.wasm beside it that only `--jq` imports, lazily.
     external: ["h3", "h3/*", "srvx", "srvx/*", "listhen", "lowdb", "lowdb/*", "pino", "prom-client", "jq-web"],
@@ -58,6 +36,21 @@ await buildTwoParts(esbuild, {
     banner: {
       js: "import { createRequire as __petstoreCreateRequire } from 'node:module'; const require = __petstoreCreateRequire(import.meta.url);",
     },
+  },
+});
+// `petstore/testing` (package.json "exports"): the in-process throwaway server for other people's
+// tests, one ESM file; its types are types/testing.d.ts.
+await esbuild.build({
+  entryPoints: [fileURLToPath(new URL("../src/testing/index.ts", import.meta.url))],
+  outfile: `${outdir}testing.js`,
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20.19",
+  logLevel: "warning",
+  external: ["h3", "h3/*", "srvx", "srvx/*", "listhen", "lowdb", "lowdb/*", "pino", "prom-client", "pg"],
+  banner: {
+    js: "import { createRequire as __petstoreCreateRequire } from 'node:module'; const require = __petstoreCreateRequire(import.meta.url);",
   },
 });
 // bin/code-cache.js compiles cli.cjs with a V8 code cache; this readies it (no import() of its own, a build id).

@@ -2,6 +2,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { BENCH_DIR } from "./lib/bench-packages.mjs";
 import { load } from "./lib/load.mjs";
 import { withPetstoreServer } from "./lib/petstore-server.mjs";
 import { freePort, memoryOf, startProcess } from "./lib/processes.mjs";
@@ -14,10 +15,12 @@ import { wallTimes } from "./lib/wall-time.mjs";
 import { limiterPause, limiterControlRows } from "./limiter-saves.mjs";
 import { inventoryPairs, ordersRun, storeRows } from "./store.mjs";
 import { eventsRows } from "./events.mjs";
+import { ephemeralRows } from "./ephemeral.mjs";
 import { millionRows } from "./million.mjs";
 import { compressionRow, compressionTargets } from "./compression.mjs";
 import { postgresRows, postgresTarget, startPostgresPetstore, warmPostgres } from "./postgres.mjs";
 import { searchRows } from "./search.mjs";
+import { scopedKeyPairs, scopeRow } from "./scopes.mjs";
 
 const LIST = "/v1/pets?limit=20";
 const SOLD = "/v1/pets?status=sold&limit=100";
@@ -72,7 +75,11 @@ export async function runScenarios({ root, work, plan, log }) {
     log(`search rows failed: ${error.stack ?? error}`);
     return [row({ id: "9", scenario: "finding pets", figure: NaN, unit: "", problem: `failed: ${error.message}` })];
   });
-  return { rows: [...rowsOf({ get, jsonServerPost, post10k, big, limiter }), ...million, metricsRow, ...store, ...clientRssRows(clientRss), ...clientJqRows(jq), ...events, ...search], runs: ctx.runs };
+  const ephemeral = await ephemeralRows(ctx).catch((error) => {
+    log(`throwaway server scenario failed: ${error.stack ?? error}`);
+    return [row({ id: "T", scenario: "serve --ephemeral", figure: NaN, unit: "", problem: `failed: ${error.message}` })];
+  });
+  return { rows: [...rowsOf({ get, jsonServerPost, post10k, big, limiter }), ...million, metricsRow, ...store, ...clientRssRows(clientRss), ...clientJqRows(jq), ...events, ...search, ...ephemeral], runs: ctx.runs };
 }
 
 /**
@@ -139,9 +146,10 @@ async function getComparisons(ctx) {
         const { bare: bareTarget, fastify: fastifyTarget, ...others } = targets;
         const paired = await pairedRounds(ctx, { bare: bareTarget, petstore: targets.petstore, fastify: fastifyTarget });
         const best = await alternate(ctx, others);
+        const scopes = await scopedKeyPairs(ctx, server);
         const cli = cliTimes(ctx, server);
         const post1k = await postRun(ctx, server, "1k");
-        return { ...best, paired, postgres: postgres.problem ? postgres : best.postgres, cli, post1k };
+        return { ...best, paired, scopes, postgres: postgres.problem ? postgres : best.postgres, cli, post1k };
       }),
     );
   } finally {
@@ -214,11 +222,15 @@ function cliTimes(ctx, server) {
     PETSTORE_BASE_URL: `${server.origin}/v1`,
     PETSTORE_API_KEY: SECRETS.load,
   };
+  const executable = join(ctx.root, "release/petstore-linux-x64");
   const times = wallTimes(
     {
       "node -e ''": [node, ["-e", ""]],
       "petstore --help": [node, [bin, "--help"]],
       "petstore pets list --json": [node, [bin, "pets", "list", "--json"]],
+      // The single executable (npm run package), in the same turns.
+      "executable --help": [executable, ["--help"]],
+      "executable pets list --json": [executable, ["pets", "list", "--json"]],
     },
     { runs: ctx.plan.cliRuns, env },
   );
@@ -303,7 +315,7 @@ async function withJsonServer(ctx, db, work) {
   const server = await startProcess(
     "json-server",
     process.execPath,
-    [join(ctx.root, "node_modules/json-server/lib/cli/bin.js"), "--quiet", "--host", "127.0.0.1", "--port", String(port), db],
+    [join(BENCH_DIR, "node_modules/json-server/lib/cli/bin.js"), "--quiet", "--host", "127.0.0.1", "--port", String(port), db],
     { cwd: ctx.work, probe: () => fetch(`${origin}/pets?_limit=1`).then((r) => r.ok, () => false) },
   );
   try {
@@ -327,6 +339,7 @@ function rowsOf({ get, jsonServerPost, post10k, big, limiter }) {
       baseline: paired.best.bare.rps, baselineName: "node:http" }),
     row({ id: "1", scenario: "    best paired round of each, against fastify", figure: paired.best.petstore.rps, unit: rps,
       baseline: paired.best.fastify.rps, baselineName: "fastify peer" }),
+    scopeRow(get.scopes),
     row({ id: "1", scenario: "  the same, against express + express-rate-limit", figure: get.petstore.rps, unit: rps,
       baseline: get.express.rps, baselineName: "express peer", goal: [">=", 4], problem: get.express.problem }),
     row({ id: "1", scenario: "  the same, against json-server", figure: get.petstore.rps, unit: rps,
@@ -359,6 +372,10 @@ function rowsOf({ get, jsonServerPost, post10k, big, limiter }) {
     row({ id: "5", scenario: `petstore --help, median of ${cli["node -e ''"].runs}`, figure: cli["petstore --help"].median,
       unit: "ms", baseline: nodeE, baselineName: "node -e ''", goal: ["<=", 1.3] }),
     row({ id: "5", scenario: "petstore pets list --json", figure: cli["petstore pets list --json"].median,
+      unit: "ms", baseline: nodeE, baselineName: "node -e ''", goal: ["<=", 2.0] }),
+    row({ id: "5", scenario: "  the single executable: --help", figure: cli["executable --help"].median,
+      unit: "ms", baseline: nodeE, baselineName: "node -e ''", goal: ["<=", 1.3] }),
+    row({ id: "5", scenario: "  the single executable: pets list --json", figure: cli["executable pets list --json"].median,
       unit: "ms", baseline: nodeE, baselineName: "node -e ''", goal: ["<=", 2.0] }),
     row({ id: "6", scenario: "server RSS with 100k pets", figure: big.memory.rssMb, unit: "MB",
       goal: ["<", 150], absolute: true }),

@@ -22,12 +22,14 @@ const LEAF = "petstore-cjs-leaf";
 /**
  * Builds `entry` into `${outdir}/cli.cjs` and its lazily imported modules beside it.
  * `options` are esbuild's common options (platform, target, plugins, external, banner, ...).
+ * `cjsLeaves` are paths from `root`: a module of ours, or a package's main file (the package
+ * then becomes a leaf of its own where start-up code imports it lazily, instead of being bundled).
  */
 export async function buildTwoParts(esbuild, { entry, outdir, root, options, cjsLeaves = [] }) {
   const leaves = new Set(cjsLeaves.map((path) => `${root}/${path}`));
   const lazyName = (path) => `${basename(path).replace(/\.[cm]?[jt]s$/, "")}-${hash(relative(root, path))}`;
   // Pass 0: what start-up loads statically, with every lazy import left out.
-  const startup = await startupModules(esbuild, { entry, root, options, lazyName });
+  const startup = await startupModules(esbuild, { entry, root, options, lazyName, leaves });
   // Pass 1 (not written): which of those the lazy part imports, and the names each exports.
   const lazyEntries = Object.fromEntries([...startup.lazyTargets].map((path) => [lazyName(path), path]));
   const lazyBuild = (shareNames, write) =>
@@ -76,7 +78,7 @@ export async function buildTwoParts(esbuild, { entry, outdir, root, options, cjs
   }
 }
 
-async function startupModules(esbuild, { entry, root, options, lazyName }) {
+async function startupModules(esbuild, { entry, root, options, lazyName, leaves }) {
   const lazyTargets = new Set();
   const result = await esbuild.build({
     ...options,
@@ -86,7 +88,7 @@ async function startupModules(esbuild, { entry, root, options, lazyName }) {
     metafile: true,
     outdir: "/nonexistent",
     format: "esm",
-    plugins: [...(options.plugins ?? []), lazyImportPlugin(new Set(), lazyName, lazyTargets)],
+    plugins: [...(options.plugins ?? []), lazyImportPlugin(new Set(), lazyName, lazyTargets, leaves)],
   });
   const modules = new Set(Object.keys(result.metafile.inputs).map((key) => `${root}/${key}`));
   for (const path of modules) lazyTargets.delete(path);
@@ -95,7 +97,8 @@ async function startupModules(esbuild, { entry, root, options, lazyName }) {
 
 /**
  * `await import("./x.js")` of one of ours: kept in the bundle when x is start-up code anyway,
- * else left as an import of the lazy part's entry for x (recorded in `targets`).
+ * else left as an import of the lazy part's entry for x (recorded in `targets`). A package's
+ * lazy import is left to esbuild unless the package is one of the leaves.
  */
 function lazyImportPlugin(startup, lazyName, targets, leaves = new Set()) {
   return {
@@ -108,11 +111,12 @@ function lazyImportPlugin(startup, lazyName, targets, leaves = new Set()) {
         contents: `module.exports = require(${JSON.stringify(`./${lazyName(args.path)}.cjs`)});\n`,
         loader: "js",
       }));
-      build.onResolve({ filter: /^\./ }, async (args) => {
-        if (args.kind !== "dynamic-import" || args.pluginData === "resolving") return undefined;
+      build.onResolve({ filter: /^[^/]/ }, async (args) => {
+        if (args.kind !== "dynamic-import" || args.pluginData === "resolving" || args.path.startsWith("node:")) return undefined;
         const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: "resolving" });
         if (resolved.errors.length > 0) return { errors: resolved.errors };
         if (resolved.external || startup.has(resolved.path)) return undefined;
+        if (!args.path.startsWith(".") && !leaves.has(resolved.path)) return undefined;
         targets?.add(resolved.path);
         if (leaves.has(resolved.path)) return { path: resolved.path, namespace: LEAF };
         return { path: `./${lazyName(resolved.path)}.js`, external: true };

@@ -8,7 +8,7 @@ import { isWrongBaseUrl, missingVersionHint, wrongBaseUrl } from "./internal/bas
 import { hintForStatus, notThisApiHint } from "./internal/hints.js";
 import { parseRetryAfter, retryDelay, type AttemptOutcome } from "./internal/retry-policy.js";
 
-export type Method = "GET" | "POST" | "PATCH" | "DELETE";
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /**
  * The most of one answer the client reads (32 MiB; the largest real answer, a page of 100 pets

@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   "payload_too_large",
   "unauthorized",
   "forbidden",
+  "insufficient_scope",
   "not_found",
   "method_not_allowed",
   "not_acceptable",
@@ -30,11 +31,14 @@ export const ERROR_CODES = [
   "malformed_request",
   "request_timeout",
   "headers_too_large",
+  "injected_fault",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface ErrorCodeDoc {
   status: number;
+  /** The statuses it may come with besides `status` (an injected fault's is the spec's). */
+  otherStatuses?: readonly number[];
   meaning: string;
 }
 
@@ -55,6 +59,11 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, ErrorCodeDoc>> = {
   payload_too_large: { status: 413, meaning: `The body is larger than ${kibibytes(MAX_BODY_BYTES)}.` },
   unauthorized: { status: 401, meaning: "The API key is missing, malformed, unknown or revoked." },
   forbidden: { status: 403, meaning: "The key is valid but the operation needs an admin key." },
+  insufficient_scope: {
+    status: 403,
+    meaning:
+      'The key is valid but lacks the scope the operation needs; `WWW-Authenticate: Bearer error="insufficient_scope", scope="..."` names it (RFC 6750). Nothing was changed.',
+  },
   not_found: { status: 404, meaning: "No such resource, or no such path." },
   method_not_allowed: { status: 405, meaning: "The path exists but not with this method; Allow lists the methods." },
   not_acceptable: {
@@ -101,12 +110,21 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, ErrorCodeDoc>> = {
     status: 431,
     meaning: `The request headers are larger than ${kibibytes(MAX_HEADER_BYTES)}; the connection is closed.`,
   },
+  injected_fault: {
+    status: 503,
+    otherStatuses: [429, 500],
+    meaning: "A fault injected on purpose by a server started with --chaos (for testing clients): 503, or 429 or 500 as the spec says; the request never reached the API.",
+  },
 };
 
 /** The codes an error response with this status can carry, e.g. 429: rate_limited, key_banned. */
 export function errorCodesFor(status: number): ErrorCode[] {
   return ERROR_CODES.filter((code) => ERROR_CODE_DOCS[code].status === status);
 }
+
+/** Whether a body with `code` may come with `status`: its status, or one of its others. */
+export const allowsStatus = (code: ErrorCode, status: number): boolean =>
+  ERROR_CODE_DOCS[code].status === status || (ERROR_CODE_DOCS[code].otherStatuses?.includes(status) ?? false);
 
 /** The one status of a code, e.g. statusOf("key_banned") === 429. */
 export const statusOf = (code: ErrorCode): number => ERROR_CODE_DOCS[code].status;

@@ -47,11 +47,11 @@ function operation(route: RouteEntry): JsonSchema {
     operationId: route.operationId,
     tags: [TAGS[doc.tag].name],
     summary: doc.summary,
-    description: [deprecationText(route), doc.description].filter(Boolean).join(" "),
+    description: [deprecationText(route), doc.description, scopeText(route)].filter(Boolean).join(" "),
     ...(route.deprecated ? { deprecated: true, "x-sunset": isoDate(new Date(route.deprecated.sunset)) } : {}),
     // x-stability-level is the name Redocly, Stoplight and Zalando's guidelines read.
     ...(route.stability === "beta" ? { "x-stability-level": "beta" } : {}),
-    security: route.access === "public" ? [] : [{ [route.access === "admin" ? ADMIN_BEARER : BEARER]: [] }],
+    security: security(route),
     ...parameters(route),
     ...(route.request?.body ? { requestBody: requestBody(route.request.body, route.request.mediaTypes ?? ["application/json"]) } : {}),
     responses: {
@@ -60,6 +60,23 @@ function operation(route: RouteEntry): JsonSchema {
       ...errorResponses(answers(route) satisfies ErrorResponseName[], marks),
     },
   };
+}
+
+/**
+ * Who may call it: no key, an admin key, or a key with the operation's scope, which OpenAPI 3.1
+ * lets a security requirement name for a scheme other than OAuth (the roles it needs).
+ */
+function security(route: RouteEntry): JsonSchema[] {
+  if (route.access === "public") return [];
+  if (route.access === "admin") return [{ [ADMIN_BEARER]: [] }];
+  return [{ [BEARER]: route.scope ? [route.scope] : [] }];
+}
+
+/** The scope in words, at the end of the description: what the security requirement says. */
+function scopeText(route: RouteEntry): string {
+  if (route.access !== "key") return "";
+  if (!route.scope) return "Any valid key may call it, whatever its scopes.";
+  return `Needs a key with the \`${route.scope}\` scope (403 \`insufficient_scope\` without it); admin keys hold every scope.`;
 }
 
 /** The success body under its own media type (text/event-stream) instead of application/json. */

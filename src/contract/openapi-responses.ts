@@ -53,8 +53,8 @@ const RATE_LIMIT_HEADERS: Array<keyof typeof HEADER_COMPONENTS> = [
   "RateLimit-Policy",
   "RateLimit",
 ];
-/** The header's name on the wire: `Link-Next` and `Link-Successor-Version` are both `Link`. */
-export const wireName = (name: HeaderName): string => (name.startsWith("Link-") ? "Link" : name);
+/** The header's name on the wire: `Link-Next` and `Link-Successor-Version` are both `Link`, `WWW-Authenticate-Scope` is `WWW-Authenticate`. */
+export const wireName = (name: HeaderName): string => (name.startsWith("Link-") ? "Link" : name.startsWith("WWW-Authenticate") ? "WWW-Authenticate" : name);
 
 /** A response object whose headers reference components.headers; rate-limit headers always included. */
 export function response(

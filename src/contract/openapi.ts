@@ -7,17 +7,23 @@ import { ADMIN_BEARER, BEARER, paths } from "./openapi-operations.js";
 import { componentResponses, headerComponents } from "./openapi-responses.js";
 import { componentSchemas } from "./openapi-schemas.js";
 import { ROUTES, type RouteEntry } from "./routes.js";
+import { SCOPE_MEANINGS, SCOPES } from "./scopes.js";
 import { TAGS } from "./tags.js";
 
 const DESCRIPTION = `The animal-store API.
 
 - **Authentication.** Every operation but GET /openapi.json needs \`Authorization: Bearer <API key>\`.
   A missing, malformed, unknown or revoked key is 401 \`unauthorized\` with \`WWW-Authenticate\`.
+- **Scopes.** A key holds scopes (${SCOPES.map((scope) => `\`${scope}\``).join(", ")}); each operation's
+  security requirement names the one it needs, and its description says it in words. Without it:
+  403 \`insufficient_scope\` with \`WWW-Authenticate: Bearer error="insufficient_scope", scope="<scope>"\`,
+  nothing changed, and the request counted against the key's rate limit. A key created without
+  scopes holds them all; admin keys hold them all, and alone may call the admin operations.
 - **Rate limits.** Every response carries \`X-RateLimit-*\`, \`RateLimit\` and \`RateLimit-Policy\`.
   Over the limit: 429 with \`Retry-After\`; back off exponentially, or the key is banned for a while.
 - **Errors.** Every error has the Error body (\`code\`, \`message\`, \`status\`).
 - **Stability.** The operations tagged Store are beta (\`x-stability-level: beta\`): they may still change
-  within v1, and every answer to them carries \`X-API-Stability: beta\`. Any valid key may call them.
+  within v1, and every answer to them carries \`X-API-Stability: beta\`. A key with the scope each names may call them.
 - **Routing.** A path this document does not list answers 404 \`not_found\`
   (#/components/responses/NotFound; 401 first under ${API_PREFIX} without a valid key); a listed path
   called with another method answers 405 \`method_not_allowed\` with \`Allow\`
@@ -74,7 +80,9 @@ export function buildOpenApiDocument(routes: readonly RouteEntry[] = ROUTES): Re
           type: "http",
           scheme: "bearer",
           bearerFormat: "ps_ and 40 base62 characters",
-          description: "An API key. Admins create keys with POST /keys; the first admin key is printed by `petstore serve`.",
+          description:
+            "An API key. Admins create keys with POST /keys; the first admin key is printed by `petstore serve`. " +
+            `An operation's requirement names the scope it needs: ${SCOPES.map((scope) => `\`${scope}\` to ${SCOPE_MEANINGS[scope]}`).join("; ")}.`,
         },
         [ADMIN_BEARER]: {
           type: "http",

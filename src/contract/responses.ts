@@ -51,6 +51,11 @@ export const HEADER_COMPONENTS = {
     false,
   ),
   "WWW-Authenticate": header("The scheme to authenticate with (RFC 9110).", { const: 'Bearer realm="petstore"' }),
+  // The same header on a 403 insufficient_scope: the challenge of RFC 6750 3.1.
+  "WWW-Authenticate-Scope": header(
+    'RFC 6750 3.1: `Bearer error="insufficient_scope", scope="<scope>"`, the scope this operation needs (for the event stream without pets:read nor orders:read, both, either of which would do).',
+    { type: "string", maxLength: 128, pattern: '^Bearer error="insufficient_scope", scope="[a-z]+:[a-z]+( [a-z]+:[a-z]+)*"$', examples: ['Bearer error="insufficient_scope", scope="pets:write"'] },
+  ),
   Allow: header("The methods this path accepts.", { type: "string", maxLength: 64, pattern: "^([A-Z]+(, [A-Z]+)*)?$", examples: ["GET, HEAD, POST"] }),
   "X-Request-Id": header(
     "The id of this request in the server's log: the request's own X-Request-Id when it is 1 to 128 characters of letters, digits and ._:@/+=-, else one the server made up. Quote it when reporting a problem.",
@@ -106,7 +111,14 @@ export const ERROR_RESPONSES = {
     description: "A query, path or header parameter is unknown, repeated or invalid, or the body is not valid JSON or breaks the schema; the message names which.",
   },
   Unauthorized: { status: 401, description: "The API key is missing, malformed, unknown or revoked.", headers: ["WWW-Authenticate"] },
-  Forbidden: { status: 403, description: "The operation needs an admin API key." },
+  Forbidden: { status: 403, codes: ["forbidden"], description: "The operation needs an admin API key." },
+  InsufficientScope: {
+    status: 403,
+    codes: ["insufficient_scope"],
+    description:
+      "The key lacks the scope this operation needs, which WWW-Authenticate names; nothing was changed. The request counts against the key's rate limit like any other.",
+    headers: ["WWW-Authenticate-Scope"],
+  },
   NotFound: { status: 404, description: "No such resource. Any path this document does not list answers this too." },
   PreconditionFailed: { status: 412, description: "If-Match names no current ETag of the pet or order; nothing was changed." },
   PetNotAvailable: { status: 409, codes: ["pet_not_available"], description: "The pet is not available (pending or sold): it cannot be ordered." },
@@ -144,13 +156,24 @@ export const ERROR_RESPONSES = {
       "The body is not sent as a media type the operation accepts (application/json; for PATCH also application/merge-patch+json), in UTF-8 and uncompressed (no Content-Encoding).",
     headers: ["Accept-Encoding"],
   },
-  TooManyRequests: { status: 429, description: "Over the rate limit, or banned for repeated excess; wait Retry-After seconds.", headers: ["Retry-After"] },
+  TooManyRequests: {
+    status: 429,
+    codes: ["rate_limited", "key_banned", "too_many_streams", "injected_fault"],
+    description: "Over the rate limit, or banned for repeated excess; wait Retry-After seconds. (`injected_fault`: a server started with --chaos, without the rate-limit headers.)",
+    headers: ["Retry-After"],
+    rateLimitHeadersOptional: true,
+  },
   TooManyKeys: { status: 507, description: "The store holds the most keys it may (revoked ones included); nothing was created." },
-  InternalError: { status: 500, description: "An unexpected error, logged on the server." },
+  InternalError: {
+    status: 500,
+    codes: ["internal_error", "injected_fault"],
+    description: "An unexpected error, logged on the server. (`injected_fault`: a server started with --chaos, without the rate-limit headers.)",
+    rateLimitHeadersOptional: true,
+  },
   StorageUnavailable: {
     status: 503,
     description:
-      "The database cannot be written or reached right now, or the rate-limit store (Redis) cannot be reached; nothing was stored or changed. The rate-limit headers are missing when the rate-limit store is the part out of reach.",
+      "The database cannot be written or reached right now, or the rate-limit store (Redis) cannot be reached; nothing was stored or changed. The rate-limit headers are missing when the rate-limit store is the part out of reach. (`injected_fault`: a server started with --chaos, without the rate-limit headers.)",
     headers: ["Retry-After"],
     rateLimitHeadersOptional: true,
   },

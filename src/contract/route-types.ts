@@ -3,10 +3,11 @@
 // without importing the table that gathers them.
 import type * as z from "zod";
 import type { ErrorResponseName, HeaderName } from "./responses.js";
+import type { Scope } from "./scopes.js";
 import type { Tag } from "./tags.js";
 
 export type JsonSchema = Record<string, unknown>;
-export type Method = "GET" | "POST" | "PATCH" | "DELETE";
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** Who may call an operation: anyone, any valid key, or an admin key only. */
 export type Access = "public" | "key" | "admin";
@@ -70,6 +71,11 @@ export interface RouteEntry {
   /** Outside the API prefix and out of the document (GET /healthz); it takes any query string. */
   outsideApi?: boolean;
   access: Access;
+  /**
+   * The scope a key needs for an operation any key may call (403 insufficient_scope without it);
+   * absent there, any valid key may (getCurrentKey). Admin keys hold every scope.
+   */
+  scope?: Scope;
   /** Not counted against any rate limit, and without rate-limit headers. */
   unlimited?: boolean;
   stability: "stable" | "beta";

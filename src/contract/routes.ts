@@ -73,7 +73,7 @@ export function allowedMethods(methods: readonly string[]): string[] {
 /**
  * Every error an operation can answer: a 400 (every API operation refuses a query parameter it does
  * not take), its own, then what its request body, its access and the guard add (401 without a
- * valid key, 403 without an admin key, 429, and 500 and 503 anywhere).
+ * valid key, 403 without an admin key or the operation's scope, 429, and 500 and 503 anywhere).
  */
 export function answers(route: RouteEntry): ErrorResponseName[] {
   const declared = route.doc?.errors ?? [];
@@ -86,6 +86,7 @@ export function answers(route: RouteEntry): ErrorResponseName[] {
     ...own,
     ...(route.request?.body ? (["PayloadTooLarge", "UnsupportedMediaType"] as const) : []),
     ...(route.access === "admin" ? (["Forbidden"] as const) : []),
+    ...(route.scope ? (["InsufficientScope"] as const) : []),
     ...(route.access === "public" ? [] : (["Unauthorized"] as const)),
     ...(route.outsideApi ? [] : (["NotAcceptable"] as const)),
     "TooManyRequests",

@@ -21,6 +21,7 @@ import {
 } from "./constants.js";
 import { COMPONENTS } from "./components.js";
 import { ERROR_CODES, ERROR_MESSAGE_MAX_LENGTH, type ServerErrorBody } from "./errors.js";
+import { SCOPE_MEANINGS, SCOPES } from "./scopes.js";
 
 const required = (rule: string) => (issue: { input: unknown }) =>
   issue.input === undefined ? "is required" : rule;
@@ -144,6 +145,13 @@ export const KeyLimitsSchema = z.object({
   perDay: z.int().min(1).meta({ format: "int64" }),
 }).register(COMPONENTS, { id: "KeyLimits" });
 
+export const ScopeSchema = z
+  .enum(SCOPES, { error: required(`must be one of ${SCOPES.join(", ")}`) })
+  .describe(`What a key may do: ${SCOPES.map((scope) => `\`${scope}\` ${SCOPE_MEANINGS[scope]}`).join("; ")}.`);
+
+/** A key's scopes as answers state them: each once, in the order of ScopeSchema. */
+const heldScopes = () => z.array(ScopeSchema).meta({ maxItems: SCOPES.length, uniqueItems: true });
+
 export const NewKeySchema = z
   .strictObject({
     plan: PlanSchema,
@@ -155,6 +163,13 @@ export const NewKeySchema = z
       .max(INSTANT_INPUT_MAX_LENGTH, { error: `must be at most ${INSTANT_INPUT_MAX_LENGTH} characters` })
       .optional()
       .describe("When the key stops working (in the future); absent: never."),
+    scopes: z
+      .array(ScopeSchema, { error: "must be an array of scopes" })
+      .min(1, { error: "must name at least one scope" })
+      .refine((scopes) => new Set(scopes).size === scopes.length, { error: "must not name a scope twice" })
+      .meta({ maxItems: SCOPES.length, uniqueItems: true })
+      .optional()
+      .describe("What the key may do; absent: every scope (all a key without scopes could ever do). Keys never get the admin operations."),
   })
   .superRefine((key, ctx) => {
     for (const field of ["perMinute", "perDay"] as const) {
@@ -181,6 +196,7 @@ export const KeyViewSchema = z
     plan: PlanSchema,
     name: written(KEY_NAME_MAX_LENGTH).nullable(),
     admin: z.boolean(),
+    scopes: heldScopes().describe("What the key may do; an admin key holds every scope."),
     limits: KeyLimitsSchema,
     createdAt: instant(),
     revokedAt: instant().nullable(),
@@ -198,6 +214,7 @@ export const CreatedKeySchema = z
     prefix: keyPrefix(),
     plan: PlanSchema,
     name: written(KEY_NAME_MAX_LENGTH).nullable(),
+    scopes: heldScopes().describe("What the key may do."),
     limits: KeyLimitsSchema,
     createdAt: instant(),
     expiresAt: instant().nullable().optional().describe("When the key stops working; null: never."),

@@ -30,6 +30,7 @@ import { petHandlers } from "./routes/pets.js";
 import { webhookHandlers, type WebhookRoutesDeps } from "./routes/webhooks.js";
 import type { WebhookStore } from "../store/webhook-store.js";
 import type { DeliveryStore } from "../store/delivery-store.js";
+import type { ChaosDeps } from "./routes/chaos.js";
 import { registerDocs } from "./docs/docs-routes.js";
 import { createCors, type CorsOptions } from "./cors.js";
 import { EventTickets } from "./events/event-tickets.js";
@@ -73,6 +74,10 @@ export interface AppDeps {
   readiness?: () => Promise<Readiness>;
   /** POST /v1/admin/backup: the store's consistent snapshot; 404 without. */
   snapshot?: () => Promise<StoreData>;
+  /** POST /v1/admin/reset: back to the seed (`serve --ephemeral`); 404 without. */
+  reset?: () => Promise<void>;
+  /** Faults on purpose (--chaos); PUT /v1/admin/chaos changes them when settable (--ephemeral). */
+  chaos?: ChaosDeps;
   /** GET /metrics on this port, behind its own token (--metrics-token); 404 without. */
   metricsRoute?: MetricsRoute;
   /** The most API keys the store may hold (MAX_KEYS when absent). */

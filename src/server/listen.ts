@@ -13,6 +13,8 @@ import { cannotListen, listenFailure } from "./internal/listen-failure.js";
 import { listhenHttps, type ServeTls } from "./internal/tls.js";
 import { SECURITY_HEADERS_OBJECT } from "./internal/security-headers.js";
 import { answerTransportErrors, refuseBadHead } from "./internal/transport-errors.js";
+import type { ChaosControl } from "./chaos/chaos-control.js";
+import { injectFault } from "./chaos/inject-fault.js";
 
 export interface ListenOptions {
   port: number;
@@ -22,6 +24,8 @@ export interface ListenOptions {
   limits?: Partial<HttpLimits>;
   /** How answers are handed to node: srvx's private fast path where it has one (PUBLIC_PATHS in a test). */
   internals?: FrameworkInternals;
+  /** Faults on purpose (--chaos), met before the app sees the request. */
+  chaos?: ChaosControl;
 }
 
 export interface HttpListener {
@@ -41,11 +45,11 @@ export interface HttpListener {
  * port. listhen's production mode is what gives that: no alternative port range, and no random
  * port unless 0 was asked for.
  */
-export async function listenStrict(app: H3, options: ListenOptions): Promise<HttpListener> {
+export async function listenStrict(app: Pick<H3, "fetch">, options: ListenOptions): Promise<HttpListener> {
   const { port, host } = options;
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const https = options.tls ? await listhenHttps(options.tls) : false;
-  const handler = toNodeListener(app, options.internals ?? frameworkInternals());
+  const handler = withChaos(toNodeListener(app, options.internals ?? frameworkInternals()), options.chaos);
   const listener = await listen(handler, {
     port: { port, random: port === 0 },
     hostname: host,
@@ -84,12 +88,24 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => unknown;
  * h3/node's toNodeHandler (srvx), plus the request-head checks before the app and an Error body
  * when sending fails. The app sets the reason phrase on every response (see the guard).
  */
-function toNodeListener(app: H3, internals: FrameworkInternals): RequestListener {
+function toNodeListener(app: Pick<H3, "fetch">, internals: FrameworkInternals): RequestListener {
   return (req, res) => {
     if (refuseBadHead(req, res)) return;
     const answer = app.fetch(new NodeRequest({ req, res }) as unknown as Request);
     if (answer instanceof Promise) answer.then((response) => send(res, response, internals), (error) => fail(res, error));
     else send(res, answer, internals);
+  };
+}
+
+/** The listener behind the faults `chaos` decides for each request; the listener itself without. */
+function withChaos(listener: RequestListener, chaos: ChaosControl | undefined): RequestListener {
+  if (!chaos) return listener;
+  return (req, res) => {
+    const url = req.url ?? "/";
+    const query = url.indexOf("?");
+    const decision = chaos.decide(query < 0 ? url : url.slice(0, query));
+    if (decision) injectFault(decision, req, res, () => listener(req, res));
+    else listener(req, res);
   };
 }
 

@@ -8,6 +8,8 @@ import type { RateLimiter } from "../limits/rate-limiter.js";
 import type { RedisRateLimiter } from "../limits/redis-rate-limiter.js";
 import type { SharedListingVersion } from "../store/pet-store.js";
 import type { Store } from "../store/store.js";
+import type { StoreData } from "../store/indexed/store-state.js";
+import { StoreNotEmptyError } from "../store/errors.js";
 import type { WriteEvent } from "../store/lowdb/durable-json-file.js";
 import { resolveDbFile } from "../store/lowdb/db-file-path.js";
 import { changesPathOf } from "../limits/file-persister.js";
@@ -24,6 +26,8 @@ export interface BackendOptions {
   warn: (message: string) => void;
   /** Told of each durable write, for the metrics. */
   onWrite?: (write: StoreWrite) => void;
+  /** Written into the db before it is opened (--seed); refused when the db holds anything. */
+  seed?: StoreData;
 }
 
 export interface Backends {
@@ -53,6 +57,10 @@ export async function openBackends(options: BackendOptions): Promise<Backends> {
   const dbPath = postgres ? options.db : await resolveDbFile(options.db);
   const created = postgres ? [] : await absentFiles(companionFiles(dbPath));
   const discard = () => removeFiles(created);
+  if (options.seed) await writeSeed(options.db, options.seed, options.warn).catch(async (error: unknown) => {
+    await discard();
+    throw error;
+  });
   const store = postgres ? await openPostgres(options.db, options) : await openLowdb(dbPath, options);
   try {
     const limiter = await openLimiter(options, postgres ? undefined : dbPath);
@@ -65,6 +73,16 @@ export async function openBackends(options: BackendOptions): Promise<Backends> {
     await discard();
     throw error;
   }
+}
+
+/** The seed into a new or empty db, as `db import` writes an export: ids, hashes and states kept. */
+async function writeSeed(db: string, seed: StoreData, warn: (message: string) => void): Promise<void> {
+  const { writeStoreData } = await import("../store/transfer/store-data.js");
+  await writeStoreData(db, seed, { warn }).catch((error: unknown) => {
+    if (!(error instanceof StoreNotEmptyError)) throw error;
+    const where = isPostgresUrl(db) ? redactUrl(db) : error.target;
+    throw new Error(`--seed fills only an empty db, and ${where} holds pets, keys or orders: serve it without --seed, or use --ephemeral`, { cause: error });
+  });
 }
 
 /** The files a file-engine start may create: the db, its journal, the rate-limit counters and their changes. */

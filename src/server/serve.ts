@@ -1,12 +1,14 @@
 // The outer layer of the server: the only module that knows the db path, listhen, signals
 // and the lock. Everything below it is built from injected parts.
+import type { H3 } from "h3";
 import { API_PREFIX } from "../contract/constants.js";
 import { messageOf } from "../support/error-text.js";
+import { writeFileAtomic } from "../support/json-file.js";
 import { loadServeConfig } from "../limits/config.js";
-import { defaultLimitsConfig, limitsFor } from "../limits/plans.js";
-import { createApp } from "./app.js";
+import { defaultLimitsConfig } from "../limits/plans.js";
 import { DOCS_PATH } from "./docs/page.js";
 import { environmentAdminKey, ensureAdminKey } from "./keys/admin-keys.js";
+import { generateApiKey } from "./keys/secrets.js";
 import type { FrameworkInternals } from "./internal/framework-internals.js";
 import { listenStrict, type HttpListener } from "./listen.js";
 import { keepCertificate } from "./internal/tls.js";
@@ -15,18 +17,17 @@ import { isPostgresUrl, openBackends } from "./open-backends.js";
 import { createLogger, type LogSink, type ServerLogger } from "./request-log.js";
 import type { TrustProxy } from "./internal/client-ip.js";
 import type { ServeTls } from "./internal/tls.js";
-import { OutageLog } from "./logging/outage-log.js";
 import type { MetricsListener } from "./metrics/metrics-listener.js";
-import type { PrometheusMetrics } from "./metrics/prometheus.js";
 import { ReloadableLimits } from "./ops/limits-reload.js";
-import { checkReadiness, coalescedReadiness, dbDirectoryCheck, type ReadinessCheck } from "./ops/readiness.js";
 import type { Store } from "../store/store.js";
-import type { RateLimiter } from "../limits/rate-limiter.js";
-import type { LimitsConfig } from "../limits/plans.js";
-import { EVENT_KEEP_ALIVE_MS, EVENT_RETRY_MS, MAX_STREAMS_PER_KEY, MAX_UNSENT_BYTES } from "../contract/events.js";
+import type { KeyStore } from "../store/key-store.js";
 import type { EventStreamSettings } from "./events/event-stream.js";
-import { StreamRegistry } from "./events/stream-registry.js";
+import type { StreamRegistry } from "./events/stream-registry.js";
 import { eventTicketsFor } from "./events/event-tickets.js";
+import type { Seed } from "./seed/seed-data.js";
+import type { ChaosFault } from "../contract/chaos.js";
+import { ChaosControl } from "./chaos/chaos-control.js";
+import { appOver, type ServeMetrics, type ServeShared } from "./serve-app.js";
 import { checkOutgoingUrl } from "../support/ssrf/index.js";
 import { receiverHealth } from "./webhooks/receiver-health.js";
 import { startDeliveries, type RunningDeliveries, type WebhookSettings } from "./webhooks/start-deliveries.js";
@@ -73,6 +74,16 @@ export interface ServeOptions {
     /** --webhooks-allow-private: endpoints on loopback and private networks may be called (local development, tests). */
     allowPrivate?: boolean;
   };
+  /** Every store in memory, nothing written (no db, lock, counters file); POST /admin/reset restores the seed. */
+  ephemeral?: boolean;
+  /** What the store starts with (--seed): in memory with `ephemeral`, else written into an empty db. */
+  seed?: Seed;
+  /** Once listening, PETSTORE_BASE_URL and PETSTORE_API_KEY (the admin key) written atomically to this file. */
+  writeEnv?: string;
+  /** Once listening, the same two lines on stdout (the other start-up lines then go to stderr). */
+  printEnv?: boolean;
+  /** Faults on purpose (--chaos, --chaos-seed); a random seed, said at start, when none is given. */
+  chaos?: { faults: ChaosFault[]; seed?: number };
 }
 
 export interface ServeIO {
@@ -86,13 +97,17 @@ export interface RunningServer {
   origin: string;
   /** e.g. http://127.0.0.1:9464, with --metrics-port. */
   metricsOrigin?: string;
+  /** The app itself, without the socket: what a request gets, in this process (tests, embedding). */
+  fetch(request: Request): Promise<Response>;
+  /** The admin key this run hands out (PETSTORE_ADMIN_KEY, the seed's, or one drawn for the run); none when it has none to give. */
+  adminKey?: string;
   /** SIGHUP: reads the limits file again; false when it was refused (the old limits stay). */
   reloadLimits(): Promise<boolean>;
   /** Graceful stop: finish in-flight requests, persist counters and data, release the lock. */
   close(): Promise<void>;
 }
 
-/** Opens the db, builds the app and listens; resolves once it accepts connections. Logs through `logger` when given. */
+/** Opens the db (or, with `ephemeral`, memory), builds the app and listens; resolves once it accepts connections. Logs through `logger` when given. */
 export async function startServer(options: ServeOptions, io: ServeIO, given?: ServerLogger): Promise<RunningServer> {
   const now = options.now ?? Date.now;
   const logger = given ?? (await chooseLogger(options, io.stderr, now));
@@ -102,96 +117,154 @@ export async function startServer(options: ServeOptions, io: ServeIO, given?: Se
   const metrics = wantsMetrics(options) ? await createMetrics() : undefined;
   // Before the db is opened: an address or port that cannot be had then creates no file.
   await assertListenable(options.host, options.port);
+  const admin = adminOfThisRun(options);
+  const environmentAdmin = admin.runSecret ? environmentAdminKey(admin.runSecret, now) : undefined;
+  // Always there in memory, so that PUT /admin/chaos can turn faults on; elsewhere only with --chaos.
+  const control = options.chaos || options.ephemeral ? new ChaosControl(options.chaos?.faults, options.chaos?.seed) : undefined;
+  const chaos = control && { control, settable: options.ephemeral === true };
+  // The SSRF check of endpoint URLs applies in memory too, where no deliveries are sent.
+  const webhooks = { wake: () => {}, refusedHost: refusedHost(options.webhooks?.allowPrivate ?? false) };
+  const partial = { options, logger, now, limits, initial, metrics, environmentAdmin, chaos, webhooks };
+  const served = options.ephemeral ? await serveInMemory(partial) : await serveBackends(partial);
+  let metricsListener: MetricsListener | undefined;
+  try {
+    if (metrics && options.metricsPort !== undefined) {
+      const { listenMetrics } = await import("./metrics/metrics-listener.js");
+      metricsListener = await listenMetrics(metrics.scrape, options.metricsHost ?? "127.0.0.1", options.metricsPort);
+    }
+    const listener = await listenStrict(served.app, { port: options.port, host: options.host, tls: options.tls, internals: options.frameworkInternals, chaos: control });
+    const baseUrl = `${listener.origin}${API_PREFIX}`;
+    try {
+      // Only once listening: a start that fails (a port in use) must not store a key nobody saw.
+      if (!environmentAdmin && served.keys) await ensureAdminKey(served.keys, logger, now, baseUrl);
+      served.listening?.();
+      if (control?.on) logger.warn(`chaos on: ${control.spec} (--chaos-seed ${control.seed}): requests fail on purpose, as /readyz says`);
+      await announce({ options, io, logger, listener, baseUrl, metricsListener, description: served.description, admin });
+    } catch (error) {
+      await listener.close();
+      throw error;
+    }
+    return {
+      baseUrl,
+      origin: listener.origin,
+      metricsOrigin: metricsListener?.origin,
+      fetch: async (request) => served.app.fetch(request),
+      adminKey: admin.secret,
+      reloadLimits: () => (configFile ? limits.reload(configFile) : noConfigToReload(logger)),
+      close: async () => {
+        // Streams never end by themselves: the engines end them first, so the listener's wait is for real requests.
+        served.endStreams();
+        await listener.close();
+        await metricsListener?.close();
+        await served.close();
+      },
+    };
+  } catch (error) {
+    await metricsListener?.close();
+    await served.close();
+    await served.discard?.();
+    throw error;
+  }
+}
+
+type PartialShared = Omit<ServeShared, "tickets" | "admin" | "options"> & { options: ServeOptions };
+
+/** What startServer listens with and closes, whichever engines are behind it. */
+interface Served {
+  app: Pick<H3, "fetch">;
+  description: string;
+  /** Where the bootstrap admin key is stored when no key of this run is given; none in memory. */
+  keys?: KeyStore;
+  endStreams(): void;
+  /** Once listening: what starts only then (webhook deliveries). */
+  listening?(): void;
+  close(): Promise<void>;
+  discard?(): Promise<void>;
+}
+
+/** The db (a file or PostgreSQL) and the limiter it goes with; the seed, if any, fills an empty db first. */
+async function serveBackends(partial: PartialShared): Promise<Served> {
+  const { options, logger, now, metrics, initial } = partial;
   const { store, limiter, description, listings, dbFile, discard } = await openBackends({
     db: options.db,
     redis: options.redis,
     ban: initial.ban,
     now,
+    seed: options.seed?.data,
     warn: (message) => logger.warn(message),
     onWrite: metrics ? (write) => metrics.storeWrite(write) : undefined,
   });
-  metrics?.watchPets(store);
-  let metricsListener: MetricsListener | undefined;
+  const tickets = eventTicketsFor(options.ticketSecret, store.spentTickets, isPostgresUrl(options.db), (message) => logger.warn(message));
   let deliveries: RunningDeliveries | undefined;
-  try {
-    const environmentAdmin = options.adminKey ? environmentAdminKey(options.adminKey, now) : undefined;
-    const checks = readinessChecks({ options, dbFile }, store, limiter, () => limits.current);
-    const streams = new StreamRegistry(MAX_STREAMS_PER_KEY);
-    metrics?.watchStreams(streams);
-    const app = createApp({
-      events: { feed: store.events, streams, settings: eventStreamSettings(options.eventStreams), timers: globalThis },
-      pets: store.pets,
-      listings,
-      keys: store.keys,
-      orders: store.orders,
-      webhooks: store.webhooks,
-      deliveries: store.deliveries,
-      wakeDeliveries: () => deliveries?.wake(),
-      refusedHost: refusedHost(options.webhooks?.allowPrivate ?? false),
-      idempotency: store.idempotency,
-      snapshot: () => store.snapshot(),
-      limiter,
-      limitsOf: (key) => limitsFor(key.admin ? "admin" : key.plan, key.limits, limits.current),
-      anonymousLimits: initial.anonymous,
-      anonymousLimitsOf: () => limits.current.anonymous,
-      environmentAdmin,
-      tickets: eventTicketsFor(options.ticketSecret, store.spentTickets, isPostgresUrl(options.db), (message) => logger.warn(message)),
-      maxKeys: options.maxKeys,
-      publicUrl: options.publicUrl,
-      trustProxy: options.trustProxy ?? false,
-      logger,
-      now,
-      metrics,
-      outages: new OutageLog(logger, now),
-      readiness: coalescedReadiness(() => checkReadiness(checks)),
-      cors: options.corsOrigins?.length ? { origins: options.corsOrigins } : undefined,
-      metricsRoute: metrics && options.metricsToken ? { token: options.metricsToken, scrape: metrics.scrape } : undefined,
-      internals: options.frameworkInternals,
-    });
-    if (metrics && options.metricsPort !== undefined) {
-      const { listenMetrics } = await import("./metrics/metrics-listener.js");
-      metricsListener = await listenMetrics(metrics.scrape, options.metricsHost ?? "127.0.0.1", options.metricsPort);
-    }
-    const listener = await listenStrict(app, { port: options.port, host: options.host, tls: options.tls, internals: options.frameworkInternals });
-    const baseUrl = `${listener.origin}${API_PREFIX}`;
-    try {
-      // Only once listening: a start that fails (a port in use) must not store a key nobody saw.
-      if (!environmentAdmin) await ensureAdminKey(store.keys, logger, now, baseUrl);
-    } catch (error) {
-      await listener.close();
-      throw error;
-    }
-    deliveries = startDeliveries(store, options.webhooks ?? {}, now, receiverHealth(logger, now), (message) => logger.warn(message));
-    if (options.webhooks?.allowPrivate) logger.warn("webhooks: --webhooks-allow-private: endpoints on loopback and private networks may be called");
-    if (metricsListener) io.stdout.write(`petstore metrics on ${metricsListener.origin}/metrics\n`);
-    await announceCertificate(options, listener, io, logger);
-    // Last, so that whoever waits for this line finds the server ready, bootstrap key included.
-    io.stdout.write(`petstore listening on ${baseUrl} (${description})\n`);
-    for (const origin of listener.networkOrigins) io.stdout.write(`petstore also listening on ${origin}${API_PREFIX}\n`);
-    io.stdout.write(`petstore API reference on ${listener.origin}${DOCS_PATH}\n`);
-    return {
-      baseUrl,
-      origin: listener.origin,
-      metricsOrigin: metricsListener?.origin,
-      reloadLimits: () => (configFile ? limits.reload(configFile) : noConfigToReload(logger)),
-      close: async () => {
-        // Streams never end by themselves: end them first, so the listener's wait is for real requests.
-        streams.endAll();
-        await listener.close();
-        await metricsListener?.close();
-        await deliveries?.stop();
-        await limiter.close();
-        await store.close();
-      },
-    };
-  } catch (error) {
-    await deliveries?.stop();
-    await metricsListener?.close();
-    await limiter.close();
-    await store.close();
-    await discard();
-    throw error;
-  }
+  const webhooks = { refusedHost: refusedHost(options.webhooks?.allowPrivate ?? false), wake: () => deliveries?.wake() };
+  const { app, streams } = appOver({ store, limiter, listings, dbFile }, { ...partial, tickets, webhooks });
+  return {
+    app,
+    description,
+    keys: store.keys,
+    endStreams: () => streams.endAll(),
+    listening: () => {
+      deliveries = startDeliveries(store, options.webhooks ?? {}, now, receiverHealth(logger, now), (message) => logger.warn(message));
+      if (options.webhooks?.allowPrivate) logger.warn("webhooks: --webhooks-allow-private: endpoints on loopback and private networks may be called");
+    },
+    close: async () => {
+      await deliveries?.stop();
+      await limiter.close();
+      await store.close();
+    },
+    discard,
+  };
+}
+
+/** --ephemeral: a world in memory from the seed, replaced by a fresh one at each POST /admin/reset. */
+async function serveInMemory(partial: PartialShared): Promise<Served> {
+  const { openEphemeralWorlds } = await import("./ephemeral/open-worlds.js");
+  const worlds = await openEphemeralWorlds(partial);
+  return { app: worlds, description: "in memory (--ephemeral), nothing written", endStreams: () => worlds.current.streams.endAll(), close: () => worlds.close() };
+}
+
+/**
+ * The admin key this run hands out (--write-env, --print-env): PETSTORE_ADMIN_KEY, else the seed's
+ * first admin key, else one drawn for this run alone (never stored, valid while it runs), which an
+ * in-memory server always needs, since it has no bootstrap key a reset would keep.
+ */
+function adminOfThisRun(options: ServeOptions): { secret?: string; runSecret?: string; drawn: boolean } {
+  if (options.adminKey) return { secret: options.adminKey, runSecret: options.adminKey, drawn: false };
+  if (options.seed?.adminSecret) return { secret: options.seed.adminSecret, drawn: false };
+  if (!options.ephemeral && !options.writeEnv && !options.printEnv) return { drawn: false };
+  const drawn = generateApiKey();
+  return { secret: drawn, runSecret: drawn, drawn: true };
+}
+
+interface Announcement {
+  options: ServeOptions;
+  io: ServeIO;
+  logger: ServerLogger;
+  listener: HttpListener;
+  baseUrl: string;
+  metricsListener: MetricsListener | undefined;
+  description: string;
+  admin: { secret?: string; drawn: boolean };
+}
+
+/** The start-up lines, then --write-env's file and --print-env's lines: last, so whoever waits for them finds the server ready. */
+async function announce({ options, io, logger, listener, baseUrl, metricsListener, description, admin }: Announcement): Promise<void> {
+  // With --print-env, stdout carries the two lines alone, for a script to read.
+  const lines = options.printEnv ? io.stderr : io.stdout;
+  if (admin.drawn && !options.printEnv && !options.writeEnv) logger.info(`Admin API key of this run (not stored; it ends with the server):\n  ${admin.secret}`);
+  if (metricsListener) lines.write(`petstore metrics on ${metricsListener.origin}/metrics\n`);
+  await announceCertificate(options, listener, { stdout: lines, stderr: io.stderr }, logger);
+  lines.write(`petstore listening on ${baseUrl} (${description})\n`);
+  for (const origin of listener.networkOrigins) lines.write(`petstore also listening on ${origin}${API_PREFIX}\n`);
+  lines.write(`petstore API reference on ${listener.origin}${DOCS_PATH}\n`);
+  const env = envLines(baseUrl, admin.secret);
+  if (options.writeEnv !== undefined) await writeFileAtomic(options.writeEnv, env, { mode: 0o600 });
+  if (options.printEnv) io.stdout.write(env);
+}
+
+/** PETSTORE_BASE_URL and PETSTORE_API_KEY, as a shell or a dotenv file reads them. */
+function envLines(baseUrl: string, adminKey: string | undefined): string {
+  return `PETSTORE_BASE_URL=${baseUrl}\n${adminKey ? `PETSTORE_API_KEY=${adminKey}\n` : ""}`;
 }
 
 export interface SignalSource {
@@ -252,14 +325,10 @@ async function chooseLogger(options: ServeOptions, sink: LogSink, now: () => num
   return createJsonLogger(sink, { quiet: options.quiet, now });
 }
 
-function eventStreamSettings(overrides: Partial<EventStreamSettings> = {}): EventStreamSettings {
-  return { keepAliveMs: EVENT_KEEP_ALIVE_MS, retryMs: EVENT_RETRY_MS, maxUnsentBytes: MAX_UNSENT_BYTES, revocationCheckMs: 500, ...overrides };
-}
-
 const wantsMetrics = (options: ServeOptions) => options.metricsPort !== undefined || options.metricsToken !== undefined;
 
 /** prom-client, imported only when metrics were asked for. */
-async function createMetrics(): Promise<PrometheusMetrics & { watchPets(store: Store): void; watchStreams(streams: StreamRegistry): void }> {
+async function createMetrics(): Promise<ServeMetrics> {
   const { createPrometheusMetrics } = await import("./metrics/prometheus.js");
   let store: Store | undefined;
   let streams: StreamRegistry | undefined;
@@ -270,25 +339,12 @@ async function createMetrics(): Promise<PrometheusMetrics & { watchPets(store: S
   return { ...metrics, watchPets: (opened) => (store = opened), watchStreams: (registry) => (streams = registry) };
 }
 
-/** What /readyz asks: the store for a page of one pet, the db directory for a file, Redis for a usage. */
-function readinessChecks(
-  { options, dbFile }: { options: ServeOptions; dbFile: string | undefined },
-  store: Store,
-  limiter: RateLimiter,
-  limits: () => LimitsConfig,
-): ReadinessCheck[] {
-  const checks: ReadinessCheck[] = [{ name: "store", check: () => store.pets.list({ limit: 1 }) }];
-  if (dbFile !== undefined) checks.push(dbDirectoryCheck(dbFile));
-  if (options.redis) checks.push({ name: "limits (Redis)", check: () => limiter.peek("readyz", limits().anonymous) });
-  return checks;
-}
-
 async function noConfigToReload(logger: ServerLogger): Promise<boolean> {
   logger.warn("SIGHUP: no --config file to reload; the default limits stay in force");
   return false;
 }
 
-/** The create-time SSRF check of a webhook URL: the reason for a 400, or undefined. */
+/** Why a webhook URL's host may not be called: the SSRF check of create and update time. */
 function refusedHost(allowPrivate: boolean): (url: URL) => Promise<string | undefined> {
   return async (url) => {
     const check = await checkOutgoingUrl(url.href, { allowPrivate });

@@ -46,3 +46,11 @@ export class StoreLockedError extends Error {
 // Lives in support/ (the limiters throw it too); re-exported because the server's error handler
 // and some tests name it by this path.
 export { StorageUnavailableError } from "../support/storage-unavailable.js";
+
+/** An import or a seed refused: the target already holds pets, keys or orders, which it never merges into or overwrites. */
+export class StoreNotEmptyError extends Error {
+  constructor(readonly target: string) {
+    super(`${target} is not empty: import only into a new or empty store`);
+    this.name = "StoreNotEmptyError";
+  }
+}

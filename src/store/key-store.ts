@@ -1,4 +1,5 @@
 import type { KeyLimits, Plan } from "../contract/values.js";
+import type { Scope } from "../contract/scopes.js";
 import type { CreateOptions } from "./idempotency-store.js";
 
 /** A stored API key: the secret itself is never kept, only its SHA-256 hash (hex). */
@@ -9,6 +10,11 @@ export interface KeyRecord {
   plan: Plan;
   name: string | null;
   admin: boolean;
+  /**
+   * What the key may do, in canonical order (canonicalScopes). Stored records from before scopes
+   * have none and load with UNSCOPED_KEY_SCOPES. Admin keys hold them all, and the admin operations.
+   */
+  scopes: readonly Scope[];
   /** Own limits (enterprise and admin keys); null means the plan's current limits. */
   limits: KeyLimits | null;
   createdAt: string;
@@ -45,7 +51,7 @@ export interface KeyStore {
   /** Marks the key revoked (durably); undefined when no key has this id. Idempotent. */
   revoke(id: string, at: Date): Promise<KeyRecord | undefined>;
   /**
-   * Gives the key a new secret (durably), keeping id, plan and counters; the old secret is found
+   * Gives the key a new secret (durably), keeping id, plan, scopes and counters; the old secret is found
    * by findByHash until `rotation.graceUntil`. Undefined when no key has this id; a revoked key
    * is returned unchanged.
    */

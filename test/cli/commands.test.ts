@@ -26,8 +26,9 @@ async function run(argv: string[], script: Script, options: TestContextOptions =
 }
 
 const pet = (id: number) => ({ id, name: `pet${id}`, categoryId: 1, status: "available" });
+const ALL_SCOPES = ["pets:read", "pets:write", "orders:read", "orders:write", "events:read"];
 const keyView = {
-  id: "key_1", prefix: "ps_abc123", plan: "pro", name: "ci", admin: false, limits: { perMinute: 300, perDay: 10000 },
+  id: "key_1", prefix: "ps_abc123", plan: "pro", name: "ci", admin: false, scopes: ALL_SCOPES, limits: { perMinute: 300, perDay: 10000 },
   createdAt: "2030-01-02T03:04:05.000Z", revokedAt: null, lastUsedAt: null,
 };
 const tooMany = (seconds: string, code = "rate_limited") => apiError(429, code, "slow down", { "retry-after": seconds });
@@ -263,9 +264,11 @@ describe("pets add and keys", () => {
   it("posts an enterprise key with its limits", async () => {
     // A secret of the documented form, `ps_` and 40 base62 characters: the fake's answers are checked against the document.
     const secret = `ps_new${"0123456789".repeat(3)}abcdefg`;
-    const created = { id: "key_1", key: secret, prefix: secret.slice(0, 9), plan: "enterprise", name: "big", limits: { perMinute: 5, perDay: 9 }, createdAt: "2030-01-01T00:00:00.000Z" };
-    const result = await run(["keys", "create", "--plan", "enterprise", "--name", "big", "--per-minute", "5", "--per-day", "9"], [{ status: 201, headers: { location: "/v1/keys/key_1" }, body: created }]);
-    expect(result.requests[0]?.body).toEqual({ plan: "enterprise", name: "big", perMinute: 5, perDay: 9 });
+    const created = { id: "key_1", key: secret, prefix: secret.slice(0, 9), plan: "enterprise", name: "big", scopes: ["pets:read", "events:read"], limits: { perMinute: 5, perDay: 9 }, createdAt: "2030-01-01T00:00:00.000Z" };
+    const argv = ["keys", "create", "--plan", "enterprise", "--name", "big", "--per-minute", "5", "--per-day", "9", "--scopes", "events:read,pets:read,pets:read"];
+    const result = await run(argv, [{ status: 201, headers: { location: "/v1/keys/key_1" }, body: created }]);
+    // The scopes as the server takes them: each once, in their canonical order.
+    expect(result.requests[0]?.body).toEqual({ plan: "enterprise", name: "big", perMinute: 5, perDay: 9, scopes: ["pets:read", "events:read"] });
     expect(result.stdout).toBe(`${secret}\n`);
   });
 
@@ -506,7 +509,7 @@ describe("missing required flags are asked for on a terminal, and only there", (
   const createdKey: ScriptedAnswer = {
     status: 201,
     headers: { location: "/v1/keys/key_9" },
-    body: { id: "key_9", key: `ps_${"k".repeat(40)}`, prefix: "ps_kkkkkk", plan: "free", name: null, limits: { perMinute: 60, perDay: 1000 }, createdAt: "2030-01-02T03:04:05.000Z" },
+    body: { id: "key_9", key: `ps_${"k".repeat(40)}`, prefix: "ps_kkkkkk", plan: "free", name: null, scopes: ALL_SCOPES, limits: { perMinute: 60, perDay: 1000 }, createdAt: "2030-01-02T03:04:05.000Z" },
   };
 
   it("pets add asks for the name and the category, then sends them", async () => {

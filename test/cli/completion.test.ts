@@ -97,6 +97,13 @@ const cases: [string, string[]][] = [
   ["petstore config set api-key --", flags("config set")],
   ["petstore events --", flags("events")],
   ["petstore events --since 3 --f", flags("events").filter((flag) => flag.startsWith("--f"))],
+  // A comma-separated list: each item is completed, and the items already listed are not offered again.
+  ["petstore keys create --scopes ", ["pets:read", "pets:write", "orders:read", "orders:write", "events:read"]],
+  ["petstore keys create --scopes pets:", ["pets:read", "pets:write"]],
+  ["petstore keys create --scopes pets:read,", ["pets:read,pets:write", "pets:read,orders:read", "pets:read,orders:write", "pets:read,events:read"]],
+  ["petstore keys create --scopes=pets:read,ev", ["pets:read,events:read"]],
+  ["petstore keys create --scopes orders:write,orders:read,o", []],
+  ["petstore keys create --scopes pets:read,events:read --p", flags("keys create").filter((flag) => flag.startsWith("--p"))],
 ];
 
 describe("the expected lists, read from the tree", () => {
@@ -112,12 +119,18 @@ describe("the expected lists, read from the tree", () => {
   });
 });
 
-/** Runs the bash function on a line split into COMP_WORDS as bash splits it: at blanks, and around "=" unless told. */
-function bashComplete(line: string, splitAtEquals = true): string[] {
-  const split = splitAtEquals ? '"${2//=/ = }"' : '"$2"';
-  const script = `source "$1"; read -ra COMP_WORDS <<< ${split}; [[ "$2" == *" " ]] && COMP_WORDS+=(""); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _petstore_completions; printf '%s\\n' "\${COMPREPLY[@]}"`;
+/**
+ * Runs the bash function on a line split into COMP_WORDS as bash splits it: at blanks, and around
+ * "=" and ":" (both in bash's default COMP_WORDBREAKS) unless told. A reply replaces only the text
+ * after the last ":", so what the line then holds is that text's beginning and the reply.
+ */
+function bashComplete(line: string, splitAtBreaks = true): string[] {
+  const split = splitAtBreaks ? '"${line//:/ : }"' : '"$2"';
+  const script = `source "$1"; line="\${2//=/ = }"; read -ra COMP_WORDS <<< ${split}; [[ "$2" == *" " ]] && COMP_WORDS+=(""); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _petstore_completions; printf '%s\\n' "\${COMPREPLY[@]}"`;
   const output = execFileSync("bash", ["-c", script, "bash", scripts.bash!, line], { encoding: "utf8", cwd });
-  return output.trim().split("\n").sort();
+  const typed = (line.split(" ").at(-1) ?? "").replace(splitAtBreaks ? /^--[^=]*=/ : /^$/, "");
+  const kept = splitAtBreaks ? typed.slice(0, typed.lastIndexOf(":") + 1) : "";
+  return output.trim().split("\n").filter((reply) => reply !== "").map((reply) => kept + reply).sort();
 }
 
 describe("bash", () => {
@@ -142,7 +155,7 @@ describe("zsh", () => {
     const script = [
       'compdef() {}; source "$1"',
       "_describe() { local arr=${@[-1]}; print -l -- ${${(P)arr}%%:*}; }",
-      'compadd() { shift; print -l -- "$@"; }',
+      'compadd() { while [[ $1 != -- ]]; do shift; done; shift; print -l -- "$@"; }',
       "_message() {}",
       "compset() {}",
       "_files() { print -l -- *(N); }",
@@ -164,7 +177,7 @@ describe("fish", () => {
     // fish offers "--status=available" whole for "--status=av"; the value is what the case names.
     const typed = line.split(" ").at(-1) ?? "";
     const flag = /^(--[^=]+=)/.exec(typed)?.[1] ?? "";
-    const words = output.trim().split("\n").map((entry) => (entry.split("\t")[0] ?? "").slice(flag.length));
+    const words = output.trim().split("\n").filter((entry) => entry !== "").map((entry) => (entry.split("\t")[0] ?? "").slice(flag.length));
     expect(words.sort()).toEqual([...expected].sort());
   });
 });

@@ -65,14 +65,14 @@ describe("--json fields, as each command declares them", () => {
     expect(JSON.parse(result.stdout)).toEqual([{ id: 1, status: "available" }, { id: 2, status: "available" }]);
   });
 
-  it("knows every field of the record's type: keys list offers expiresAt and rotatedAt", async () => {
+  it("knows every field of the record's type: keys list offers scopes, expiresAt and rotatedAt", async () => {
     const key = {
-      id: "key_1", prefix: "ps_abc123", plan: "pro", name: null, admin: false, limits: { perMinute: 300, perDay: 10000 },
+      id: "key_1", prefix: "ps_abc123", plan: "pro", name: null, admin: false, scopes: ["pets:read", "events:read"], limits: { perMinute: 300, perDay: 10000 },
       createdAt: "2030-01-02T03:04:05.000Z", revokedAt: null, lastUsedAt: null, expiresAt: "2031-01-01T00:00:00.000Z", rotatedAt: null,
     };
-    const result = await run(["keys", "list", "--json", "id,expiresAt,rotatedAt"], [{ status: 200, body: [key] }]);
+    const result = await run(["keys", "list", "--json", "id,scopes,expiresAt,rotatedAt"], [{ status: 200, body: [key] }]);
     expect(result).toMatchObject({ code: 0, stderr: "" });
-    expect(JSON.parse(result.stdout)).toEqual([{ id: "key_1", expiresAt: "2031-01-01T00:00:00.000Z", rotatedAt: null }]);
+    expect(JSON.parse(result.stdout)).toEqual([{ id: "key_1", scopes: ["pets:read", "events:read"], expiresAt: "2031-01-01T00:00:00.000Z", rotatedAt: null }]);
   });
 
   it("refuses a field the record does not have, listing those it has, before any request", async () => {

@@ -143,6 +143,10 @@ describe("usage errors stop before any request, with exit code 2", () => {
     [["serve", "--cert", "cert.pem"], "--cert and --key go together"],
     [["pets", "add", "--name", "é".repeat(201), "--category", "1"], "--name must be at most 200 characters"],
     [["keys", "create", "--plan", "free", "--name", "🔑".repeat(101)], "--name must be at most 100 characters"],
+    [["keys", "create", "--plan", "free", "--scopes", "pets:read,keys:write"], '--scopes: unknown scope "keys:write"; the scopes are pets:read, pets:write, orders:read, orders:write, events:read'],
+    [["keys", "create", "--scopes", "pets:reed"], '--scopes: unknown scope "pets:reed"'],
+    [["keys", "create", "--plan", "free", "--scopes", ""], "--scopes needs at least one scope"],
+    [["keys", "create", "--plan", "free", "--scopes", "pets:read,,events:read"], "--scopes has an empty item"],
     [["pets", "fly"], "unknown command 'fly'"],
     [["pets", "list", "--colour"], "unknown option '--colour'"],
   ])("%j", async (argv, message) => {

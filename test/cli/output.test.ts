@@ -82,25 +82,50 @@ describe("printPet", () => {
   });
 });
 
+const ALL_SCOPES: KeyView["scopes"] = ["pets:read", "pets:write", "orders:read", "orders:write", "events:read"];
 const keys: KeyView[] = [
   {
-    id: "key_1", prefix: "ps_abc", plan: "pro", name: "ci", admin: false, limits: { perMinute: 300, perDay: 10000 },
+    id: "key_1", prefix: "ps_abc", plan: "pro", name: "ci", admin: false, scopes: ALL_SCOPES, limits: { perMinute: 300, perDay: 10000 },
     createdAt: "2030-01-02T03:04:05.000Z", revokedAt: null, lastUsedAt: "2030-01-03T00:00:00.000Z",
   },
   {
-    id: "key_2", prefix: "ps_def", plan: "free", name: null, admin: false, limits: { perMinute: 60, perDay: 1000 },
+    id: "key_2", prefix: "ps_def", plan: "free", name: null, admin: false, scopes: ALL_SCOPES, limits: { perMinute: 60, perDay: 1000 },
     createdAt: "2030-01-02T03:04:05.000Z", revokedAt: "2030-01-04T00:00:00.000Z", lastUsedAt: null,
   },
 ];
+const readOnly: KeyView = { ...keys[0]!, id: "key_3", name: "dashboard", scopes: ["pets:read", "events:read"] };
 
 describe("printKeys", () => {
-  it("prints id prefix plan name perMinute perDay admin createdAt lastUsedAt revokedAt expiresAt when not a TTY", () => {
+  it("prints id prefix plan name perMinute perDay admin createdAt lastUsedAt revokedAt expiresAt scopes when not a TTY", () => {
     const out = buffer(false);
-    printKeys(keys, out, { json: false });
+    printKeys([...keys, readOnly], out, { json: false });
+    const all = "pets:read,pets:write,orders:read,orders:write,events:read";
     expect(out.text()).toBe(
-      "key_1\tps_abc\tpro\tci\t300\t10000\tfalse\t2030-01-02T03:04:05.000Z\t2030-01-03T00:00:00.000Z\t\t\n" +
-        "key_2\tps_def\tfree\t\t60\t1000\tfalse\t2030-01-02T03:04:05.000Z\t\t2030-01-04T00:00:00.000Z\t\n",
+      `key_1\tps_abc\tpro\tci\t300\t10000\tfalse\t2030-01-02T03:04:05.000Z\t2030-01-03T00:00:00.000Z\t\t\t${all}\n` +
+        `key_2\tps_def\tfree\t\t60\t1000\tfalse\t2030-01-02T03:04:05.000Z\t\t2030-01-04T00:00:00.000Z\t\t${all}\n` +
+        "key_3\tps_abc\tpro\tdashboard\t300\t10000\tfalse\t2030-01-02T03:04:05.000Z\t2030-01-03T00:00:00.000Z\t\t\tpets:read,events:read\n",
     );
+  });
+
+  it("adds a SCOPES column on a TTY only when some key can do less than everything: 'all' or its scopes", () => {
+    const out = buffer(true, false);
+    printKeys([keys[0]!, readOnly], out, { json: false, timeZone: "UTC" });
+    const [head, first, second] = out.text().split("\n");
+    expect(head?.split(/\s{2,}/)).toEqual(["ID", "PREFIX", "PLAN", "NAME", "PER MINUTE", "PER DAY", "CREATED", "LAST USED", "SCOPES", "STATE"]);
+    expect(first).toMatch(/^key_1 .* 2030-01-03 00:00 UTC\s+all\s+active$/);
+    expect(second).toMatch(/^key_3 .* 2030-01-03 00:00 UTC\s+pets:read,events:read\s+active$/);
+  });
+
+  it("never cuts the scopes to fit a narrow terminal: they are shown whole, or left out after everything but id, plan, state", () => {
+    for (const [columns, shown] of [[80, true], [50, false]] as const) {
+      const out = { ...buffer(true, false), columns };
+      printKeys([keys[0]!, readOnly], out, { json: false, timeZone: "UTC" });
+      const lines = out.text().trimEnd().split("\n");
+      for (const line of lines) expect([...line].length).toBeLessThanOrEqual(columns);
+      expect(out.text()).not.toMatch(/pets:re[a-z]*…|events:re[a-z]*…/);
+      expect(out.text().includes("pets:read,events:read")).toBe(shown);
+      if (shown) expect(lines[0]?.split(/\s{2,}/)).toEqual(["ID", "PLAN", "NAME", "LAST USED", "SCOPES", "STATE"]);
+    }
   });
 
   it("prints a table on a TTY", () => {
@@ -137,9 +162,15 @@ describe("printKeys", () => {
 
 describe("printCreatedKey", () => {
   const created: CreatedKey = {
-    id: "key_9", key: "ps_secret_value_123", prefix: "ps_secr", plan: "pro", name: "ci",
+    id: "key_9", key: "ps_secret_value_123", prefix: "ps_secr", plan: "pro", name: "ci", scopes: ALL_SCOPES,
     limits: { perMinute: 300, perDay: 10000 }, createdAt: "2030-01-02T03:04:05.000Z",
   };
+
+  it("says which scopes a key that cannot do everything has", () => {
+    const err = buffer(false);
+    printCreatedKey({ ...created, scopes: ["pets:read", "events:read"] }, buffer(false), err, { json: false });
+    expect(err.text()).toContain('Created pro key key_9 "ci" (ps_secr…, 300/min, 10000/day, only pets:read,events:read).\n');
+  });
 
   it("puts the secret alone on stdout and the summary and warning on stderr", () => {
     for (const isTTY of [true, false]) {

@@ -8,7 +8,8 @@ const BASE_URL = "http://127.0.0.1:3999/v1";
 const NOW = Date.UTC(2030, 0, 1, 20, 14, 18);
 const current = {
   key: {
-    id: "key_1", prefix: "ps_abc123", plan: "pro", name: "ci", admin: false, limits: { perMinute: 300, perDay: 10000 },
+    id: "key_1", prefix: "ps_abc123", plan: "pro", name: "ci", admin: false, scopes: ["pets:read", "pets:write", "orders:read", "orders:write", "events:read"],
+    limits: { perMinute: 300, perDay: 10000 },
     createdAt: "2030-01-01T03:04:05.000Z", revokedAt: null, lastUsedAt: null,
   },
   usage: {
@@ -51,9 +52,19 @@ describe("petstore status", () => {
         "Profile  none (top level of the config file)\n" +
         "Server   reachable, version 0.1.0\n" +
         'Key      key_1 (ps_abc123…) "ci", plan pro\n' +
+        "Scopes   all: pets:read, pets:write, orders:read, orders:write, events:read\n" +
         "Limits   300 a minute, 10,000 a day\n" +
         "Minute   298 of 300 left this minute, resets at 20:15 UTC (in 42 s)\n" +
         "Day      9,990 of 10,000 left today, resets at 00:00 UTC (in 3 h 46 min)\n",
+    );
+  });
+
+  it("shows the scopes of a key that cannot do everything, and says an admin key can do the admin operations too", async () => {
+    const narrow = { ...current, key: { ...current.key, scopes: ["pets:read", "events:read"] } };
+    expect((await status([], [{ status: 200, body: narrow }])).stdout).toContain('plan pro\nScopes   pets:read, events:read\nLimits ');
+    const admin = { ...current, key: { ...current.key, admin: true } };
+    expect((await status([], [{ status: 200, body: admin }])).stdout).toContain(
+      "Scopes   all: pets:read, pets:write, orders:read, orders:write, events:read, and the admin operations\n",
     );
   });
 
@@ -98,6 +109,7 @@ describe("petstore status with the key's quota spent", () => {
         "Profile  none (top level of the config file)\n" +
         "Server   reachable, version not told while the key's quota is spent\n" +
         "Key      ps_abc123…, plan free (judged by its limits)\n" +
+        "Scopes   not told while the key's quota is spent\n" +
         "Limits   60 a minute, 1,000 a day\n" +
         "Minute   60 of 60 left this minute, resets at 23:35 UTC (in 42 s)\n" +
         "Day      0 of 1,000 left today, resets at 00:00 UTC (in 25 min)\n",

@@ -23,6 +23,7 @@ const NAMES = [
 const pet = (id: number) => ({ id, name: NAMES[(id - 1) % NAMES.length]!, categoryId: id, status: id % 2 ? "available" : "sold" });
 const KEY = {
   id: "key_0123456789abcdef", prefix: "ps_abc123", plan: "enterprise", name: "deploys of the 服务犬 team, production 🐕‍🦺", admin: true,
+  scopes: ["pets:read", "pets:write", "orders:read", "orders:write", "events:read"],
   limits: { perMinute: 5000, perDay: 2000000 }, createdAt: "2030-01-01T03:04:05.000Z", revokedAt: null, lastUsedAt: "2030-01-01T19:00:00.000Z",
 };
 const CURRENT = {

@@ -37,7 +37,7 @@ describe("checkResponse accepts what the document declares", () => {
     ["POST", `${BASE}/pets`, reply(409, error(409, "idempotency_key_in_progress"))],
     ["POST", `${BASE}/pets`, reply(422, error(422, "idempotency_key_reused"))],
     ["POST", `${BASE}/pets`, reply(400, error(400, "invalid_parameter"))],
-    ["POST", `${BASE}/keys`, reply(201, { id: "key_1", key: `ps_${"a".repeat(40)}`, prefix: "ps_aaaaaa", plan: "free", name: null, limits: { perMinute: 60, perDay: 1000 }, createdAt: "2026-01-01T00:00:00.000Z" }, { location: "/v1/keys/key_1", "idempotent-replayed": "true" })],
+    ["POST", `${BASE}/keys`, reply(201, { id: "key_1", key: `ps_${"a".repeat(40)}`, prefix: "ps_aaaaaa", plan: "free", name: null, scopes: ["pets:read"], limits: { perMinute: 60, perDay: 1000 }, createdAt: "2026-01-01T00:00:00.000Z" }, { location: "/v1/keys/key_1", "idempotent-replayed": "true" })],
     ["POST", `${BASE}/keys`, reply(422, error(422, "idempotency_key_reused"))],
     ["GET", "/pets/{petId}", reply(200, PET, { ...DEPRECATION, etag: '"pet-1-1"' })],
     ["GET", "/pets/{petId}", reply(304, undefined, { ...DEPRECATION, etag: '"pet-1-1"' })],
@@ -60,7 +60,8 @@ describe("checkResponse accepts what the document declares", () => {
 
 describe("checkResponse refuses", () => {
   it.each([
-    ["a status the operation does not declare", "GET", "/pets/{petId}", reply(403, error(403, "forbidden"), DEPRECATION), /declares 200, 304, 400, 401, 404, 406, 429, 500, 503, not 403/],
+    ["a status the operation does not declare", "GET", "/pets/{petId}", reply(409, error(409, "invalid_transition"), DEPRECATION), /declares 200, 304, 400, 401, 403, 404, 406, 429, 500, 503, not 409/],
+    ["forbidden where only insufficient_scope can be", "GET", "/pets/{petId}", reply(403, error(403, "forbidden"), { ...DEPRECATION, "www-authenticate": 'Bearer error="insufficient_scope", scope="pets:read"' }), /code/],
     ["a Pet without its ETag", "GET", "/pets/{petId}", reply(200, PET, DEPRECATION), /required header etag is missing/],
     ["a missing required header", "POST", "/pets", reply(201, PET, { etag: '"pet-1-1"' }), /required header location is missing/],
     ["an undeclared header", "GET", "/pets", reply(200, [], { etag: '"page-1"', "x-powered-by": "h3" }), /header x-powered-by is not declared/],

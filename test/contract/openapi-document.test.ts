@@ -4,7 +4,7 @@
 // so an operation added to the table is checked without an edit here.
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
-import { ERROR_CODE_DOCS } from "../../src/contract/errors.js";
+import { allowsStatus, ERROR_CODE_DOCS, type ErrorCode } from "../../src/contract/errors.js";
 import { buildOpenApiDocument } from "../../src/contract/openapi.js";
 import { ERROR_RESPONSES } from "../../src/contract/responses.js";
 import { ROUTES, type RouteEntry } from "../../src/contract/routes.js";
@@ -23,7 +23,7 @@ interface Operation {
 }
 const operations: Operation[] = Object.entries(doc.paths).flatMap(([path, item]) =>
   Object.entries(item as object)
-    .filter(([method]) => ["get", "post", "patch", "delete"].includes(method))
+    .filter(([method]) => ["get", "post", "put", "patch", "delete"].includes(method))
     .map(([method, op]) => ({ id: op.operationId, method, path, op })),
 );
 const operation = (id: string) => operations.find((candidate) => candidate.id === id)!.op;
@@ -32,15 +32,15 @@ const idsWhere = (test: (route: RouteEntry) => boolean) => documented.filter(tes
 
 /**
  * What an operation answers, by the document's rules: its success (and 304 where it answers
- * If-None-Match), 400 (an unknown query parameter, anywhere), 401 unless public, 403 when admin,
- * 406, 413 and 415 with a body, 429, 500 and 503 anywhere, and the status of each error it names.
+ * If-None-Match), 400 (an unknown query parameter, anywhere), 401 unless public, 403 when admin
+ * or scoped, 406, 413 and 415 with a body, 429, 500 and 503 anywhere, and the status of each error it names.
  */
 function statusesOf(route: RouteEntry): number[] {
   const doc = route.doc!;
   const statuses = new Set([doc.success.status, 400, 406, 429, 500, 503]);
   if (doc.success.notModified) statuses.add(304);
   if (route.access !== "public") statuses.add(401);
-  if (route.access === "admin") statuses.add(403);
+  if (route.access === "admin" || route.scope !== undefined) statuses.add(403);
   if (route.request?.body) [413, 415].forEach((status) => statuses.add(status));
   for (const name of doc.errors ?? []) statuses.add(ERROR_RESPONSES[name].status);
   return [...statuses].sort((a, b) => a - b);
@@ -97,14 +97,53 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  it("applies the bearer scheme to every operation but getOpenApi, the admin one to the admin operations", () => {
+  it("applies the bearer scheme with each operation's scope, the admin one to the admin operations, none to getOpenApi", () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     expect(doc.components.securitySchemes.adminBearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     const admin = idsWhere((route) => route.access === "admin");
-    expect(admin).toEqual(expect.arrayContaining(["listKeys", "createKey", "revokeKey", "rotateKey", "takeBackup"]));
+    expect(admin).toEqual(["createKey", "listKeys", "resetServer", "revokeKey", "rotateKey", "setChaos", "takeBackup"]);
+    const security = Object.fromEntries(operations.map(({ id, op }) => [id, op.security]));
+    const scoped = (scope: string) => [{ bearerAuth: [scope] }];
+    expect(security).toEqual({
+      listPets: scoped("pets:read"),
+      getPet: scoped("pets:read"),
+      createPet: scoped("pets:write"),
+      updatePet: scoped("pets:write"),
+      deletePet: scoped("pets:write"),
+      listOrders: scoped("orders:read"),
+      getOrder: scoped("orders:read"),
+      placeOrder: scoped("orders:write"),
+      updateOrder: scoped("orders:write"),
+      getInventory: scoped("pets:read"),
+      streamEvents: scoped("events:read"),
+      createEventTicket: scoped("events:read"),
+      getCurrentKey: [{ bearerAuth: [] }],
+      ...Object.fromEntries(admin.map((id) => [id, [{ adminBearerAuth: [] }]])),
+      getOpenApi: [],
+    });
+  });
+
+  it("says each operation's scope in words too, and answers 403 insufficient_scope with the RFC 6750 challenge where one is needed", () => {
     for (const { id, op } of operations) {
-      expect(op.security, id).toEqual(id === "getOpenApi" ? [] : [{ [admin.includes(id) ? "adminBearerAuth" : "bearerAuth"]: [] }]);
+      const scope = op.security[0]?.bearerAuth?.[0] as string | undefined;
+      if (scope) {
+        expect(op.description, id).toContain(`Needs a key with the \`${scope}\` scope (403 \`insufficient_scope\` without it)`);
+        // Through its $ref, or inline where the operation adds its marks (deprecated, beta).
+        const refusal = deref(op.responses[403]);
+        expect(refusal.content["application/json"].schema.allOf[1].properties.code.enum, id).toEqual(["insufficient_scope"]);
+        expect(refusal.headers["WWW-Authenticate"].$ref, id).toBe("#/components/headers/WWW-Authenticate-Scope");
+      } else if (op.security[0]?.bearerAuth) {
+        expect(op.description, id).toContain("Any valid key may call it, whatever its scopes.");
+      }
     }
+    const refusal = doc.components.responses.InsufficientScope;
+    expect(refusal.content["application/json"].schema.allOf[1].properties.code.enum).toEqual(["insufficient_scope"]);
+    expect(refusal.headers["WWW-Authenticate"].$ref).toBe("#/components/headers/WWW-Authenticate-Scope");
+    const challenge = new RegExp(doc.components.headers["WWW-Authenticate-Scope"].schema.pattern);
+    expect(challenge.test('Bearer error="insufficient_scope", scope="pets:write"')).toBe(true);
+    expect(challenge.test('Bearer error="insufficient_scope", scope="pets:read orders:read"')).toBe(true);
+    expect(doc.components.responses.Forbidden.content["application/json"].schema.allOf[1].properties.code.enum).toEqual(["forbidden"]);
+    expect(doc.info.description).toContain("403 `insufficient_scope`");
   });
 
   it("has every documented operation of the table at its method and path", () => {
@@ -119,8 +158,8 @@ describe("the OpenAPI document", () => {
 
   // The rules above, pinned on three operations that between them use each of them.
   it.each([
-    ["listPets", [200, 304, 400, 401, 406, 429, 500, 503]],
-    ["createPet", [201, 400, 401, 406, 409, 413, 415, 422, 429, 500, 503]],
+    ["listPets", [200, 304, 400, 401, 403, 406, 429, 500, 503]],
+    ["createPet", [201, 400, 401, 403, 406, 409, 413, 415, 422, 429, 500, 503]],
     ["revokeKey", [204, 400, 401, 403, 404, 406, 429, 500, 503]],
   ])("%s declares exactly %j", (id, statuses) => {
     expect(Object.keys(operation(id).responses).map(Number)).toEqual(statuses);
@@ -170,7 +209,7 @@ describe("the OpenAPI document", () => {
       for (const [status, response] of Object.entries(op.responses).filter(([status]) => Number(status) >= 400)) {
         const [error, narrowed] = deref(response).content["application/json"].schema.allOf;
         expect(error, `${id} ${status}`).toEqual({ $ref: "#/components/schemas/Error" });
-        for (const code of narrowed.properties.code.enum) expect(ERROR_CODE_DOCS[code as keyof typeof ERROR_CODE_DOCS].status).toBe(Number(status));
+        for (const code of narrowed.properties.code.enum) expect(allowsStatus(code as ErrorCode, Number(status)), `${code} with ${status}`).toBe(true);
       }
     }
     expect(operation("createPet").responses[400].$ref).toBe("#/components/responses/InvalidParameterOrBody");

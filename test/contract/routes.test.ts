@@ -13,6 +13,7 @@ import { createLogger } from "../../src/server/request-log.js";
 import { registerRoutes } from "../../src/server/routes/register.js";
 import { openMemoryStore } from "../../src/store/memory/open-memory-store.js";
 import { expectError } from "../helpers/assertions.js";
+import { UNSCOPED_KEY_SCOPES } from "../../src/contract/scopes.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON document, read by path
 const doc = buildOpenApiDocument() as any;
@@ -20,7 +21,7 @@ const doc = buildOpenApiDocument() as any;
 describe("the document is generated from the table", () => {
   it("has exactly the table's documented operations, at their method and path", () => {
     const inDocument = Object.entries(doc.paths).flatMap(([path, item]) =>
-      Object.entries(item as object).filter(([key]) => ["get", "post", "patch", "delete"].includes(key)).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
+      Object.entries(item as object).filter(([key]) => ["get", "post", "put", "patch", "delete"].includes(key)).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
     );
     const documented = ROUTES.filter((route: RouteEntry) => route.doc).map((route) => `${route.method} ${route.path} ${route.operationId}`);
     expect(inDocument.sort()).toEqual(documented.sort());
@@ -76,7 +77,7 @@ async function tableApp() {
   const store = await openMemoryStore();
   const now = () => Date.UTC(2026, 10, 22, 12);
   const admin = environmentAdminKey("ps_routes_test_admin_key_0123456789", now);
-  const { secret, record } = issueKey({ plan: "free", name: null, admin: false, limits: null }, now);
+  const { secret, record } = issueKey({ plan: "free", name: null, admin: false, scopes: UNSCOPED_KEY_SCOPES, limits: null }, now);
   await store.keys.create(record);
   const logger = createLogger({ write: () => true }, { quiet: true, now });
   const app = new H3({ silent: true, onError: (error, event) => toErrorResponse(error, event, logger) });

@@ -3,12 +3,13 @@
 // CLIs with the project's own configs (.spectral.yaml, redocly.yaml). No error; every warning is
 // one docs/api.md lists under "Third-party lint", so a new one fails here until it is fixed or listed.
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SCOPES } from "../../src/contract/scopes.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
 const exec = promisify(execFile);
@@ -54,7 +55,8 @@ let dir: string;
 let spectral: { served: SpectralProblem[]; broken: SpectralProblem[]; exitCode: number };
 let redocly: RedoclyReport;
 // Both CLIs once, side by side (a few seconds each): the served document, and a copy whose
-// listPets 200 lost its RateLimit field, to prove the project's own rate-limit rule bites.
+// listPets 200 lost its RateLimit field and whose createPet needs a scope that does not exist, to
+// prove the project's own rules bite.
 beforeAll(async () => {
   const server: TestServer = await startTestServer();
   dir = await mkdtemp(join(tmpdir(), "petstore-lint-"));
@@ -64,6 +66,7 @@ beforeAll(async () => {
     const text = await (await server.api("/openapi.json", { key: null })).text();
     const document = JSON.parse(text);
     delete document.paths["/pets"].get.responses["200"].headers.RateLimit;
+    document.paths["/pets"].post.security = [{ bearerAuth: ["pets:delete"] }];
     await Promise.all([writeFile(served, text), writeFile(broken, JSON.stringify(document))]);
   } finally {
     await server.close();
@@ -91,6 +94,12 @@ afterAll(async () => {
 const describeProblem = (problem: SpectralProblem) => `${problem.code} at ${problem.path.join(".")}`;
 
 describe("the served document, judged by third-party linters", () => {
+  it("knows the scopes the server knows: .spectral.yaml's list is SCOPES", async () => {
+    const config = await readFile(join(ROOT, ".spectral.yaml"), "utf8");
+    const listed = /enum: \[([^\]]*)\]/.exec(config)?.[1]?.split(",").map((scope) => JSON.parse(scope.trim()) as string);
+    expect(listed).toEqual([...SCOPES]);
+  });
+
   it("Spectral (spectral:oas + OWASP): no error, and only the warnings docs/api.md lists", () => {
     // Severity 0 is an error: listed with its message so a failure names each.
     const errors = spectral.served.filter((problem) => problem.severity === 0);
@@ -104,10 +113,11 @@ describe("the served document, judged by third-party linters", () => {
     expect(redocly.totals).toMatchObject({ errors: 0, warnings: 1 });
   });
 
-  it("the project's own rate-limit rule fails a response without the RateLimit field, and Spectral exits 1", () => {
+  it("the project's own rules fail a response without the RateLimit field and an unknown scope, and Spectral exits 1", () => {
     const errors = spectral.broken.filter((problem) => problem.severity === 0);
-    expect(errors.map((problem) => [problem.code, problem.path.join(".")])).toEqual([
+    expect(errors.map((problem) => [problem.code, problem.path.join(".")]).sort()).toEqual([
       ["petstore-rate-limit-headers", "paths./pets.get.responses.200.headers"],
+      ["petstore-security-scopes", "paths./pets.post.security.0.bearerAuth.0"],
     ]);
     expect(spectral.exitCode).toBe(1);
   });

@@ -42,7 +42,7 @@ const exportOf = async (db: string) => {
 describe("db export", () => {
   it("writes a header naming the format version, one line per record, and an end line with the counts", async () => {
     const lines = (await exportOf(source)).trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines[0]).toEqual({ format: "petstore-export", version: 1, nextPetId: 4, nextOrderId: 2 });
+    expect(lines[0]).toEqual({ format: "petstore-export", version: 2, nextPetId: 4, nextOrderId: 2 });
     expect(lines.filter((line) => line.type === "pet").map((line) => (line.record as { id: number }).id)).toEqual([1, 3]);
     const keys = lines.filter((line) => line.type === "key").map((line) => line.record as Record<string, unknown>);
     expect(keys.every((key) => typeof key.hash === "string")).toBe(true);
@@ -92,15 +92,29 @@ describe("db import", () => {
     expect((await runCli(["db", "import", file, "--db", postgres])).code).toBe(0);
     expect((await runCli(["db", "import", file, "--db", postgres])).stderr).toMatch(/not empty/);
 
-    const newer = exported.replace('"version":1', '"version":2');
+    const newer = exported.replace('"version":2', '"version":3');
     await writeFile(file, newer);
     const refused = await runCli(["db", "import", file, "--db", await tempDbPath()]);
     expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toMatch(/format version 2; this petstore reads version 1 only/);
+    expect(refused.stderr).toMatch(/format version 3; this petstore reads versions 1 to 2/);
 
     await writeFile(file, exported.split("\n").slice(0, -2).join("\n"));
     const cut = await runCli(["db", "import", file, "--db", await tempDbPath()]);
     expect(cut.stderr).toMatch(/no end line: it was cut short/);
+  });
+
+  it("reads a version 1 export (before scopes): its keys get the five scopes of a key created without any", async () => {
+    const current = await exportOf(source);
+    const v1 = current
+      .split("\n")
+      .map((line) => line.replace('"version":2', '"version":1').replace(/,"scopes":\[[^\]]*\]/, ""))
+      .join("\n");
+    expect(v1).not.toContain("scopes");
+    const file = `${await tempDbPath()}.ndjson`;
+    await writeFile(file, v1);
+    const target = await tempDbPath();
+    expect(await runCli(["db", "import", file, "--db", target])).toMatchObject({ code: 0 });
+    expect(await exportOf(target)).toBe(current);
   });
 
   it("refuses to export a file a running server holds, naming db backup", async () => {

@@ -50,16 +50,16 @@ function expectPrintable(stderr: Buffer): string {
 }
 
 const restoreAdvice = (file: string) =>
-  `restore a backup: stop petstore, copy the latest file that \`petstore db backup\` wrote over ${file}, delete ${file}.journal, and start it again`;
-const STORE = '{"version":2,"nextPetId":1,"pets":[],"keys":[]}';
+  `restore a backup: stop petstore, run \`petstore db restore <backup> --db ${file}\` (it moves the current files aside), and start it again`;
+const STORE = '{"version":3,"nextPetId":1,"pets":[],"keys":[]}';
 
 describe("serve over a damaged db file", () => {
   it.each([
     {
       name: "a file of a newer format version",
-      content: '{"version":3}',
-      reason: "it was written by a newer petstore (format version 3); this petstore reads format versions 1 to 2",
-      next: (file: string) => `The file is left as it is. To go on, run a petstore release that reads format version 3, or ${restoreAdvice(file)}.`,
+      content: '{"version":4}',
+      reason: "it was written by a newer petstore (format version 4); this petstore reads format versions 1 to 3",
+      next: (file: string) => `The file is left as it is. To go on, run a petstore release that reads format version 4, or ${restoreAdvice(file)}.`,
     },
     {
       name: "an empty file",

@@ -120,12 +120,12 @@ describe("petstore serve", () => {
     const holder = await serve();
     const port = new URL(holder.baseUrl).port;
     const dbPath = await tempDbPath();
-    const content = '{"version":2,"nextPetId":1,"pets":[],"keys":[]}';
+    const content = '{"version":3,"nextPetId":1,"pets":[],"keys":[]}';
     await writeFile(dbPath, content);
     const result = await serveFails(["--port", "0", "--metrics-port", port, "--db", dbPath]);
     expect(result.code).toBe(1);
     expect(await readdir(dirname(dbPath))).toEqual(["petstore.json"]);
-    expect(JSON.parse(await readFile(dbPath, "utf8"))).toMatchObject({ version: 2, nextPetId: 1, pets: [], keys: [] });
+    expect(JSON.parse(await readFile(dbPath, "utf8"))).toMatchObject({ version: 3, nextPetId: 1, pets: [], keys: [] });
   });
 
   it("creates the bootstrap admin key only once listening: a start on a taken port stores none", async () => {

@@ -17,7 +17,7 @@ describe("POST /v1/keys (admin)", () => {
     const response = await server.api("/keys", { json: { plan, name: `ci-${plan}` } });
     expect(response.status).toBe(201);
     const body = await json(response);
-    expect(Object.keys(body).sort()).toEqual(["createdAt", "id", "key", "limits", "name", "plan", "prefix"]);
+    expect(Object.keys(body).sort()).toEqual(["createdAt", "id", "key", "limits", "name", "plan", "prefix", "scopes"]);
     expect(body).toMatchObject({ plan, name: `ci-${plan}`, limits });
     expect(body.key).toMatch(/^ps_[0-9A-Za-z]{32,}$/);
     expect(body.key.startsWith(body.prefix)).toBe(true);

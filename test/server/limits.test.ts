@@ -50,7 +50,7 @@ describe("per-plan windows", () => {
     let served = 0;
     while (served < 1000) {
       for (let i = 0; i < 60 && served < 1000; i++, served++) {
-        expect((await server.api("/pets?limit=1", { key })).status).toBe(200);
+        expect((await server.local("/pets?limit=1", { key })).status).toBe(200);
       }
       clock.advance(60_000);
     }
@@ -80,7 +80,7 @@ describe("per-plan windows", () => {
   it("pro: the 301st request in a minute is refused", async () => {
     const server = await serverAt();
     const { key } = await createKey(server, { plan: "pro" });
-    const statuses = await Promise.all(Array.from({ length: 301 }, () => server.api("/pets?limit=1", { key }).then((r) => r.status)));
+    const statuses = await Promise.all(Array.from({ length: 301 }, () => server.local("/pets?limit=1", { key }).then((r) => r.status)));
     expect(statuses.filter((s) => s === 200)).toHaveLength(300);
     expect(statuses.filter((s) => s === 429)).toHaveLength(1);
   });
@@ -163,7 +163,7 @@ describe("exactness and persistence", () => {
     const server = await serverAt();
     const { key } = await createKey(server, { plan: "enterprise", perMinute: 10_000, perDay: 180 });
     for (let i = 0; i < 7; i++) await server.api("/pets?limit=1", { key });
-    const statuses = await Promise.all(Array.from({ length: 250 }, () => server.api("/pets?limit=1", { key }).then((r) => r.status)));
+    const statuses = await Promise.all(Array.from({ length: 250 }, () => server.local("/pets?limit=1", { key }).then((r) => r.status)));
     expect(statuses.filter((s) => s === 200)).toHaveLength(173);
     expect(statuses.filter((s) => s === 429)).toHaveLength(77);
   });

@@ -11,7 +11,7 @@ afterAll(removeTempDirs);
 
 const pet = (id: number) => ({ id, name: `pet ${id}`, categoryId: 1, status: "available" });
 const dbText = (pets: unknown[], nextPetId: number, keys: unknown[] = []) =>
-  JSON.stringify({ version: 2, nextPetId, pets, keys });
+  JSON.stringify({ version: 3, nextPetId, pets, keys });
 const line = (record: object) => `${JSON.stringify(record)}\n`;
 const ids = (pets: { id: number }[]) => pets.map((p) => p.id);
 

@@ -78,6 +78,22 @@ describe.each(ENGINES)("KeyStore ($name)", ({ name, open }) => {
     await close();
   });
 
+  it("keeps a key's scopes, in canonical order, through a rotation, a use and a revocation; refuses an unknown scope", async () => {
+    const { keys, close } = await open();
+    const created = await keys.create(keyRecord("k1", { scopes: ["events:read", "pets:read", "pets:read"] }));
+    expect(created.scopes).toEqual(["pets:read", "events:read"]);
+    expect((await keys.findByHash("hash-of-k1"))?.scopes).toEqual(["pets:read", "events:read"]);
+    const rotation = { hash: "hash-of-k1-new", prefix: "ps_new", graceUntil: "2026-02-01T01:00:00.000Z", at: "2026-02-01T00:00:00.000Z" };
+    expect((await keys.rotate("k1", rotation))?.scopes).toEqual(["pets:read", "events:read"]);
+    keys.touch("k1", at("2026-02-01T00:00:01.000Z"));
+    expect((await keys.findByHash("hash-of-k1-new"))?.scopes).toEqual(["pets:read", "events:read"]);
+    expect((await keys.revoke("k1", at("2026-02-02T00:00:00.000Z")))?.scopes).toEqual(["pets:read", "events:read"]);
+    expect((await keys.list()).map((key) => key.scopes)).toEqual([["pets:read", "events:read"]]);
+    const unknown = keyRecord("k2", { scopes: ["pets:read", "keys:write"] as never });
+    await expect(keys.create(unknown)).rejects.toThrow(/invalid key: scopes/);
+    await close();
+  });
+
   it("records touch in memory at once", async () => {
     const { keys, close } = await open();
     await keys.create(keyRecord("k1"));

@@ -14,7 +14,7 @@ describe("openLowdbStore: durability and group commit", () => {
     const file = await tempDbPath();
     const { store, writes } = await openCounted(file);
     expect(writes()).toBe(1);
-    expect(await readFile(file, "utf8")).toBe('{"version":2,"nextPetId":1,"pets":[],"keys":[],"nextOrderId":1,"orders":[]}');
+    expect(await readFile(file, "utf8")).toBe('{"version":3,"nextPetId":1,"pets":[],"keys":[],"nextOrderId":1,"orders":[]}');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     await store.pets.create(newPet(1));
     expect((await stat(file)).mode & 0o777).toBe(0o600);
@@ -98,9 +98,9 @@ describe("openLowdbStore: an unreadable db file", () => {
     { name: "pets not an array", content: '{"version":1,"nextPetId":1,"pets":{},"keys":[]}', reason: /^pets: / },
     { name: "an invalid pet", content: db([{ ...pet, status: "lost" }]), reason: /^pets\.0\.status: / },
     { name: "duplicate pet ids", content: db([pet, { ...pet, name: "Max" }]), reason: /duplicate id 1/ },
-    { name: "a newer version", content: db([]).replace('"version":2', '"version":3'), reason: /^it was written by a newer petstore \(format version 3\)/ },
-    { name: "a version petstore never wrote", content: db([]).replace('"version":2', '"version":"2"'), reason: /^its "version" is "2", not a format version/ },
-    { name: "no version", content: db([]).replace('"version":2,', ""), reason: /^it holds a JSON object without a "version"/ },
+    { name: "a newer version", content: db([]).replace('"version":3', '"version":4'), reason: /^it was written by a newer petstore \(format version 4\); this petstore reads format versions 1 to 3/ },
+    { name: "a version petstore never wrote", content: db([]).replace('"version":3', '"version":"3"'), reason: /^its "version" is "3", not a format version/ },
+    { name: "no version", content: db([]).replace('"version":3,', ""), reason: /^it holds a JSON object without a "version"/ },
     { name: "no keys", content: '{"version":1,"nextPetId":1,"pets":[]}', reason: /^keys: / },
   ];
 
@@ -128,7 +128,7 @@ describe("openLowdbStore: an unreadable db file", () => {
 });
 
 function db(pets: unknown[], nextPetId = 10): string {
-  return JSON.stringify({ version: 2, nextPetId, pets, keys: [] });
+  return JSON.stringify({ version: 3, nextPetId, pets, keys: [] });
 }
 
 describe("openLowdbStore: a db that cannot be created", () => {

@@ -19,7 +19,7 @@ async function writeBigDb(file: string): Promise<void> {
     categoryId: 1 + (i % 7),
     status: PET_STATUSES[i % 3],
   }));
-  await writeFile(file, JSON.stringify({ version: 2, nextPetId: PETS + 1, pets, keys: [] }));
+  await writeFile(file, JSON.stringify({ version: 3, nextPetId: PETS + 1, pets, keys: [] }));
 }
 
 describe(`a db of ${PETS.toLocaleString("en")} pets`, () => {

@@ -63,7 +63,7 @@ describe("orders in the lowdb files", () => {
 
   it("open a file written before orders existed", async () => {
     const file = await tempDbPath();
-    await writeFile(file, JSON.stringify({ version: 2, nextPetId: 2, pets: [{ id: 1, name: "Old", categoryId: 1, status: "available" }], keys: [] }));
+    await writeFile(file, JSON.stringify({ version: 3, nextPetId: 2, pets: [{ id: 1, name: "Old", categoryId: 1, status: "available" }], keys: [] }));
     const { store } = await openCounted(file);
     expect(await store.orders.inventory()).toEqual({ available: 1, pending: 0, sold: 0 });
     const placed = await store.orders.place({ petId: 1, at });

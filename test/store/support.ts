@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { foldName } from "../../src/contract/name-search.js";
 import type { Pet, PetStatus } from "../../src/contract/values.js";
+import { UNSCOPED_KEY_SCOPES } from "../../src/contract/scopes.js";
 import type { KeyRecord } from "../../src/store/key-store.js";
 import type { WriteEvent } from "../../src/store/lowdb/durable-json-file.js";
 import { openLowdbStore, type LowdbStoreOptions } from "../../src/store/lowdb/open-lowdb-store.js";
@@ -124,6 +125,7 @@ export function keyRecord(id: string, overrides: Partial<KeyRecord> = {}): KeyRe
     plan: "free",
     name: null,
     admin: false,
+    scopes: UNSCOPED_KEY_SCOPES,
     limits: null,
     createdAt: "2026-01-02T03:04:05.000Z",
     revokedAt: null,

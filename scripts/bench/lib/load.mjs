@@ -1,6 +1,11 @@
-// One bounded load run with autocannon (an npm dev dependency, so `npm ci` is all it needs).
-import autocannon from "autocannon";
+// One bounded load run with autocannon, one of the bench's own packages (bench-packages.mjs).
+import { ensureBenchPackages } from "./bench-packages.mjs";
 import { cpuMsOf } from "./processes.mjs";
+
+// Every scenario loads through here, so `npm run bench` and a scenario run alone
+// (node scripts/bench/million.mjs) both install them first when absent; so do the rivals.
+ensureBenchPackages();
+const { default: autocannon } = await import("autocannon");
 
 /**
  * Runs `connections` keep-alive connections against `url` for `seconds` and checks that every

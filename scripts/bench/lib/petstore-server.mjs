@@ -14,7 +14,7 @@ export async function startPetstore({ root, db, config, args = [], nodeArgs = []
   const server = await startProcess(
     name,
     process.execPath,
-    [...nodeArgs, join(root, "bin/petstore.js"), "serve", "--port", "0", "--db", db, "--quiet", ...(config ? ["--config", config] : []), ...args],
+    [...nodeArgs, join(root, "bin/petstore.js"), "serve", "--port", "0", ...(db ? ["--db", db] : []), "--quiet", ...(config ? ["--config", config] : []), ...args],
     {
       env: { PETSTORE_ADMIN_KEY: "", PETSTORE_SERVE_CONFIG: "" },
       ready: (output) => /listening on (http:\/\/\S+)\/v1/.exec(output)?.[1],

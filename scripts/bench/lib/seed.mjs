@@ -12,6 +12,8 @@ export const SECRETS = {
   admin: "ps_bench_admin_00000000000000000000000000000",
   load: "ps_bench_load_000000000000000000000000000000",
   exhausted: "ps_bench_exhausted_0000000000000000000000000",
+  // The load key's limits, but only the scope that GET /v1/pets needs.
+  scoped: "ps_bench_scoped_0000000000000000000000000000",
   // Never stored: every request with it is a 401.
   unknown: "ps_bench_unknown_000000000000000000000000000",
 };
@@ -28,7 +30,7 @@ export function makePets(count, nameOf = petN) {
   return pets;
 }
 
-/** Writes a petstore db file: `count` pets (named by `nameOf`), an admin key, the load key and an exhausted key. */
+/** Writes a petstore db file: `count` pets (named by `nameOf`), an admin key, the load key, a scoped one and an exhausted key. */
 export async function writePetstoreDb(path, count, nameOf = petN) {
   const createdAt = new Date().toISOString();
   const key = (id, secret, fields) => ({
@@ -44,6 +46,7 @@ export async function writePetstoreDb(path, count, nameOf = petN) {
   const keys = [
     key("key_benchadmin", SECRETS.admin, { plan: "enterprise", admin: true, limits: UNLIMITED }),
     key("key_benchload", SECRETS.load, { plan: "enterprise", admin: false, limits: UNLIMITED }),
+    key("key_benchscoped", SECRETS.scoped, { plan: "enterprise", admin: false, limits: UNLIMITED, scopes: ["pets:read"] }),
     key("key_benchexhausted", SECRETS.exhausted, {
       plan: "enterprise",
       admin: false,

@@ -2,6 +2,7 @@ import { Option, type Command } from "commander";
 import type { CliContext, TextSink } from "../context.js";
 import { OutputClosedError } from "../errors.js";
 import { resolveServeOptions, SERVE_DEFAULTS, type ServeFlags } from "../settings.js";
+import type { ServeThrowawayFlags } from "../internal/serve-throwaway.js";
 
 export function registerServe(program: Command, ctx: CliContext, setExitCode: (code: number) => void): void {
   program
@@ -39,6 +40,12 @@ export function registerServe(program: Command, ctx: CliContext, setExitCode: (c
     )
     .option("--webhook-retry-for <duration>", "retry a failing webhook delivery this long, then mark it failed (env PETSTORE_WEBHOOK_RETRY_FOR, default 3d)")
     .option("--webhooks-allow-private", "let webhook endpoints be on loopback and private networks: local development only (env PETSTORE_WEBHOOKS_ALLOW_PRIVATE=1)")
+    .option("--ephemeral", "keep everything in memory and write nothing; POST /v1/admin/reset restores the seed (for tests)")
+    .option("--seed <file>", "start with these pets, orders and keys (JSON); without --ephemeral, fills an empty db")
+    .option("--write-env <path>", "once listening, write PETSTORE_BASE_URL and PETSTORE_API_KEY (admin) to this file, atomically")
+    .option("--print-env", "once listening, print PETSTORE_BASE_URL and PETSTORE_API_KEY (admin) on stdout")
+    .option("--chaos <spec>", 'faults on purpose, for testing clients: "latency=200ms@10%,status=503@2%,reset=1%"')
+    .option("--chaos-seed <n>", "the seed of --chaos: the same seed, the same faults for the same requests (random, and said, without)")
     .addHelpText(
       "after",
       "\nExamples:\n  $ petstore serve\n  $ PETSTORE_ADMIN_KEY=... petstore serve --port 8080 --db /var/lib/petstore/db.json\n" +
@@ -47,10 +54,12 @@ export function registerServe(program: Command, ctx: CliContext, setExitCode: (c
         "  $ petstore serve --host 0.0.0.0 --cert fullchain.pem --key privkey.pem\n" +
         "  $ petstore serve --trust-proxy 1 --metrics-port 9464 --log-format json   # behind one load balancer\n" +
         "  $ petstore serve --cors-origin https://app.example.com,http://localhost:5173\n" +
+        "  $ petstore serve --ephemeral --seed test/seed.json --port 0 --write-env .petstore.env   # for a test suite\n" +
         "\nSignals: SIGTERM and SIGINT stop gracefully; SIGHUP reloads the --config limits file.\n",
     )
-    .action(async (flags: ServeFlags) => {
-      const options = resolveServeOptions(flags, ctx);
+    .action(async (flags: ServeFlags & ServeThrowawayFlags) => {
+      const { resolveThrowaway } = await import("../internal/serve-throwaway.js");
+      const options = { ...resolveServeOptions(flags, ctx), ...(await resolveThrowaway(flags, ctx.now)) };
       const { runServe } = await import("../../server/serve.js");
       setExitCode(await runServe(options, { stdout: droppedWhenClosed(ctx.io.stdout), stderr: droppedWhenClosed(ctx.io.stderr) }));
     });

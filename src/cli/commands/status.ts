@@ -1,14 +1,16 @@
 // `petstore status`: where the client points, whether the server there answers and which version
-// it runs, and the key in use with what is left of its minute and day (GET /v1/keys/current).
+// it runs, and the key in use, its scopes and what is left of its minute and day (GET /v1/keys/current).
 import type { Command } from "commander";
 import type { KeyView } from "../../contract/values.js";
 import { withClient, type CliContext } from "../context.js";
 import { ApiError } from "../errors.js";
 import type { ResponseHeaders } from "../http.js";
 import { statusFromRefusal, type KeySeen, type Refusal, type Usage, type UsageWindow } from "../internal/status-from-refusal.js";
+import { scopesText } from "../output/keys.js";
 import { resetPhrase } from "../output/reset-time.js";
 import { fitText } from "../output/fit-lines.js";
 import { API_GLOBALS, takesGlobalOptions } from "../internal/global-options.js";
+import { SCOPES } from "../../contract/scopes.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../settings.js";
 
 /** The body of GET /v1/keys/current. */
@@ -31,7 +33,7 @@ export interface Status {
 
 export function registerStatus(program: Command, ctx: CliContext): void {
   takesGlobalOptions(program.command("status"), API_GLOBALS)
-    .description("Show the base URL and profile in use, the server's version, and the key's plan, limits and what is left")
+    .description("Show the base URL and profile in use, the server's version, and the key's plan, scopes, limits and what is left")
     .addHelpText("after", "\nExamples:\n  $ petstore status\n  $ petstore --env staging status --json\n")
     .action(async (_flags: unknown, self: Command) => {
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
@@ -81,6 +83,7 @@ export function renderStatus(status: Status, nowMs: number, { timeZone, width }:
   } else {
     rows.push(
       ["Key", keyLine(key)],
+      ["Scopes", scopesLine(key)],
       ["Limits", `${count(key.limits.perMinute)} a minute, ${count(key.limits.perDay)} a day`],
       ["Minute", windowLine(usage.minute, "this minute", nowMs, timeZone)],
       ["Day", windowLine(usage.day, "today", nowMs, timeZone)],
@@ -96,6 +99,14 @@ const LABEL_WIDTH = 9;
 function keyLine(key: KeyView | KeySeen): string {
   if (!("id" in key)) return `${key.prefix}…, ${key.plan === null ? "plan unknown (its limits are no standard plan's)" : `plan ${key.plan} (judged by its limits)`}`;
   return `${key.id} (${key.prefix}…)${key.name ? ` "${key.name}"` : ""}, plan ${key.plan}${key.admin ? ", admin" : ""}`;
+}
+
+/** What the key may do; a 429's headers do not say it. */
+function scopesLine(key: KeyView | KeySeen): string {
+  if (!("id" in key)) return "not told while the key's quota is spent";
+  const scopes = scopesText(key.scopes);
+  const all = scopes === "all" ? `all: ${SCOPES.join(", ")}` : scopes.replaceAll(",", ", ");
+  return key.admin ? `${all}, and the admin operations` : all;
 }
 
 function windowLine(window: UsageWindow, period: string, nowMs: number, timeZone: string | undefined): string {

@@ -9,12 +9,14 @@ import { completeValuesCommand, completionCommand } from "./completion.js";
 import { configCommand } from "./config/index.js";
 import { dbCommand } from "./db/index.js";
 import { eventsCommand } from "./events.js";
+import { healthCommand } from "./health.js";
 import { inventoryCommand } from "./inventory.js";
 import { keysCommand } from "./keys/index.js";
 import { registerOpenApi } from "./openapi.js";
 import { ordersCommand } from "./orders/index.js";
 import { petsCommand } from "./pets/index.js";
 import { registerServe } from "./serve.js";
+import { serverCommand } from "./server/index.js";
 import { registerStatus } from "./status.js";
 import { COMPLETE_COMMAND } from "../completion/tree.js";
 
@@ -43,8 +45,10 @@ export const TOP_COMMANDS: readonly TopCommand[] = [
   { name: "completion", term: "completion <shell>", description: "Print a shell completion script generated from the command tree", add: (program, ctx) => program.addCommand(completionCommand(ctx)) },
   { name: COMPLETE_COMMAND, term: `${COMPLETE_COMMAND} <what>`, description: "Print values for the completion scripts (profiles)", hidden: true, add: (program, ctx) => program.addCommand(completeValuesCommand(ctx), { hidden: true }) },
   { name: "serve", term: "serve [options]", description: "Run the API server over a lowdb JSON file, or PostgreSQL and Redis", add: registerServe },
+  { name: "server", term: "server", description: "Drive a throwaway server (serve --ephemeral) from a test suite: reset it to its seed, change its faults", add: (program, ctx) => program.addCommand(serverCommand(ctx)) },
   { name: "openapi", term: "openapi", description: "Print the API's OpenAPI 3.1 document (the one served at /v1/openapi.json)", add: (program, ctx) => registerOpenApi(program, ctx) },
-  { name: "status", term: "status", description: "Show the base URL and profile in use, the server's version, and the key's plan, limits and what is left", add: (program, ctx) => registerStatus(program, ctx) },
+  { name: "status", term: "status", description: "Show the base URL and profile in use, the server's version, and the key's plan, scopes, limits and what is left", add: (program, ctx) => registerStatus(program, ctx) },
+  { name: "health", term: "health [options]", description: "Check that a server is ready for traffic (GET /readyz): exit 0 if so, else the reason and a non-zero exit", add: (program, ctx) => program.addCommand(healthCommand(ctx)) },
 ];
 
 /**

@@ -22,8 +22,17 @@ export function bashCompletion(root: CommandSpec): string {
 # Load it with: source <(${name} completion bash)
 ${fn}() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}"
-  local path="${name}" skip=0 i w words="" flags="" flag pre=""
-  for ((i = 1; i < COMP_CWORD; i++)); do
+  local path="${name}" skip=0 i w words="" flags="" flag pre="" kept="" at=$COMP_CWORD
+  # Scope names hold ":", where bash splits words (COMP_WORDBREAKS): the word typed is joined
+  # back; bash replaces only its part after the last ":", so that part is what the replies keep.
+  while ((at > 1)) && [[ "\${COMP_WORDS[at]}" == ":" || "\${COMP_WORDS[at-1]}" == ":" ]]; do ((at--)); done
+  if ((at < COMP_CWORD)); then
+    cur=""
+    for ((i = at; i <= COMP_CWORD; i++)); do cur+="\${COMP_WORDS[i]}"; done
+    prev="\${COMP_WORDS[at-1]}"
+    kept="\${cur%"\${cur##*:}"}"
+  fi
+  for ((i = 1; i < at; i++)); do
     w="\${COMP_WORDS[i]}"
     # bash splits --env=staging into --env, =, staging (= is in COMP_WORDBREAKS): skip both.
     if ((skip)); then [[ "$w" == "=" ]] || skip=0; continue; fi
@@ -38,7 +47,7 @@ ${fn}() {
   # The flag whose value is typed: "--env sta", "--env=sta" as bash splits it, or one word when
   # COMP_WORDBREAKS lacks "=" (then the replies must carry the "--env=" back).
   if [[ "$cur" == "=" ]]; then flag="$prev"; cur=""
-  elif [[ "$prev" == "=" ]]; then flag="\${COMP_WORDS[COMP_CWORD-2]}"
+  elif [[ "$prev" == "=" ]]; then flag="\${COMP_WORDS[at-2]}"
   elif [[ "$cur" == --*=* ]]; then flag="\${cur%%=*}"; pre="$flag="; cur="\${cur#*=}"
   else flag="$prev"
   fi
@@ -49,7 +58,11 @@ ${valueCases.join("\n")}
          *) [[ -n "$pre" ]] && return 0; flag="" ;;
        esac ;;
   esac
-  if [[ -n "$flag" ]]; then COMPREPLY=("\${COMPREPLY[@]/#/$pre}"); return 0; fi
+  if [[ -n "$flag" ]]; then
+    COMPREPLY=("\${COMPREPLY[@]/#/$pre}")
+    [[ -n "$kept" ]] && COMPREPLY=("\${COMPREPLY[@]#"$kept"}")
+    return 0
+  fi
   case "$path" in
 ${wordCases.join("\n")}
   esac
@@ -74,6 +87,19 @@ function valuesOf(option: OptionSpec, name: string): string {
       // Read at Tab time, from the config file the command would use; errors never reach the line.
       return `COMPREPLY=($(compgen -W "$(${name} ${COMPLETE_COMMAND} profiles 2>/dev/null)" -- "$cur"))`;
     case undefined:
+      if (option.list) return listValues(option.choices);
       return `COMPREPLY=($(compgen -W "${option.choices.join(" ")}" -- "$cur"))`;
   }
+}
+
+/**
+ * The bash that completes the last item of a comma-separated list, offering only items not listed
+ * yet; with no space after it, so a comma and the next item can follow.
+ */
+function listValues(choices: readonly string[]): string {
+  return (
+    'compopt -o nospace 2>/dev/null; local done="" item; [[ "$cur" == *,* ]] && done="${cur%,*},"; ' +
+    `for item in ${choices.join(" ")}; do ` +
+    '[[ ",$done" == *",$item,"* || "$item" != "${cur##*,}"* ]] || COMPREPLY+=("$done$item"); done'
+  );
 }

@@ -16,7 +16,7 @@ export function fishCompletion(root: CommandSpec): string {
     if (spec.argChoices.length > 0) lines.push(`complete -c ${name} ${at} -a ${quote(spec.argChoices.join(" "))}`);
     // Each command's own options and the global ones it takes, there only: `serve` offers no --api-key.
     for (const option of optionsAt(spec, root)) {
-      lines.push(`complete -c ${name} ${at} ${optionArgs(option, name)}`);
+      lines.push(`complete -c ${name} ${at} ${optionArgs(option, name, fn)}`);
       lines.push(...dashValues(option, name, `${fn}_at ${quote(spec.path.join(" ")).replace(/'/g, "\\'")}; and `));
     }
   }
@@ -48,16 +48,26 @@ end
 function ${fn}_at
     test (${fn}_path) = "$argv[1]"
 end
+function ${fn}_list
+    # The items of a comma-separated value (argv) not listed yet, after those already typed.
+    set -l typed (string replace -r -- '^--[^=]*=' '' (commandline -ct))
+    set -l done (string replace -r -- '[^,]*$' '' $typed)
+    set -l listed (string split , -- $done)
+    for item in $argv
+        contains -- $item $listed; or echo $done$item
+    end
+end
 ${lines.join("\n")}
 `;
 }
 
 /** fish completes `--flag value` and `--flag=value` alike from these (-x: a value, not files; -r -F: a file). */
-function optionArgs(option: OptionSpec, name: string): string {
+function optionArgs(option: OptionSpec, name: string, fn: string): string {
   const parts = option.flags.map((flag) => (flag.startsWith("--") ? `-l ${flag.slice(2)}` : `-s ${flag.slice(1)}`));
   if (option.values === "files") parts.push("-r -F");
   else if (option.takesValue) parts.push("-x");
-  if (option.choices.length > 0) parts.push(`-a ${quote(option.choices.join(" "))}`);
+  if (option.list) parts.push(`-a ${quote(`(${fn}_list ${option.choices.join(" ")})`)}`);
+  else if (option.choices.length > 0) parts.push(`-a ${quote(option.choices.join(" "))}`);
   // Read at Tab time from the config file the command would use; errors never reach the line.
   if (option.values === "profiles") parts.push(`-a ${quote(`(${name} ${COMPLETE_COMMAND} profiles 2>/dev/null)`)}`);
   parts.push(`-d ${quote(option.description)}`);

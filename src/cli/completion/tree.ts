@@ -9,6 +9,8 @@ export interface OptionSpec {
   description: string;
   takesValue: boolean;
   choices: string[];
+  /** The value is a comma-separated list of `choices` (`--scopes <scope,...>`): each item is completed. */
+  list?: true;
   values?: DynamicValues;
 }
 
@@ -19,6 +21,8 @@ export const COMPLETE_COMMAND = "__complete";
 const PROFILE_FLAGS = new Set(["--env"]);
 // A value placeholder naming a file (`--db <file|url>`, `--config <file>`, `--cert <pem>`).
 const FILE_PLACEHOLDER = /<(?:file|pem)[|>]/;
+// A value placeholder naming a comma-separated list (`--scopes <scope,...>`).
+const LIST_PLACEHOLDER = /,\.\.\.>/;
 
 export interface CommandSpec {
   /** Names from the root: ["petstore", "pets", "list"]. */
@@ -42,6 +46,7 @@ export function describeCommand(command: Command, parentPath: string[] = [], roo
       description: option.description,
       takesValue: option.required || option.optional,
       choices: option.argChoices ?? [],
+      ...(LIST_PLACEHOLDER.test(option.flags) ? { list: true as const } : {}),
       values: valuesOf(option.long, option.flags),
     }));
   options.push({ flags: ["--help", "-h"], description: "display help for command", takesValue: false, choices: [] });

@@ -74,8 +74,20 @@ function valuesOf(option: OptionSpec, name: string): string {
       // Read at Tab time from the config file the command would use; errors never reach the line.
       return `values=(\${(f)"$(${name} ${COMPLETE_COMMAND} profiles 2>/dev/null)"}); compadd -- \${values:#}`;
     case undefined:
+      if (option.list) return listValues(option.choices);
       return `compadd -- ${option.choices.join(" ")}`;
   }
+}
+
+/**
+ * The zsh that completes the last item of a comma-separated list, offering only items not listed
+ * yet; with no space after it (-S ''), so a comma and the next item can follow.
+ */
+function listValues(choices: readonly string[]): string {
+  return (
+    'local typed=${words[CURRENT]#--*=} done="" item; [[ $typed == *,* ]] && done="${typed%,*},"; values=(); ' +
+    `for item in ${choices.join(" ")}; do [[ ",$done" == *",$item,"* ]] || values+=("$done$item"); done; compadd -S '' -- $values`
+  );
 }
 
 function optionItems(option: OptionSpec): string[] {

@@ -37,6 +37,7 @@ export function hintForStatus(body: ErrorBody, context: StatusHintContext): stri
         ? `The API key was refused. Set another with ${KEY_HINT}.`
         : `No API key was sent. Set one with ${KEY_HINT}.`;
     case 403:
+      if (body.code === "insufficient_scope") return SCOPE_HINT;
       return context.path.includes("/keys") ? ADMIN_KEY_HINT : undefined;
     case 409:
     case 422:
@@ -55,6 +56,11 @@ export function hintForStatus(body: ErrorBody, context: StatusHintContext): stri
 const ADMIN_KEY_HINT =
   "Managing keys needs an admin key: the server's PETSTORE_ADMIN_KEY, or the bootstrap key printed by its first `petstore serve`" +
   " (keys made with `keys create` are never admin keys).";
+
+// The scope needed is in the server's message; what the key holds, and how to get another, here.
+const SCOPE_HINT =
+  "`petstore status` shows the key's scopes. A key's scopes never change: an admin can create one that has the scope needed" +
+  " (`petstore keys create --plan <plan> --scopes <scope,...>`).";
 
 /** The pet moved on since its ETag was read: read it again; maybe it was this command's own lost attempt. */
 function preconditionHint(context: StatusHintContext): string {

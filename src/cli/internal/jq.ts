@@ -1,11 +1,10 @@
 // `--jq`: jq 1.7 itself, compiled to WebAssembly (jq-web), loaded only when the flag is given.
 // jq-web hands jq its input as one file and collects the output in an array, so a run costs time
-// in proportion to the JSON; jq-wasm, used before, fed stdin a byte at a time, copying what was
-// left at each byte, and 10,000 pets took minutes.
-import { createRequire } from "node:module";
+// in proportion to the JSON; the WebAssembly jq used before fed stdin a byte at a time, copying
+// what was left at each byte, and 10,000 pets took minutes.
 import { setFlagsFromString } from "node:v8";
-import type { Jq } from "jq-web";
 import { UsageError } from "../errors.js";
+import { loadJqWeb } from "./jq-web-module.js";
 
 // jq's exit status for an expression that does not compile.
 const COMPILE_ERROR = 3;
@@ -28,9 +27,7 @@ export async function runJq(input: string, expression: string): Promise<string> 
   // As for undici's parser (undici-transport.ts): V8's baseline compiler alone, or Node waits at
   // exit for TurboFan to finish recompiling the 2.7 MB of jq in the background.
   setFlagsFromString("--liftoff-only");
-  // Required, not imported: its module.exports is a promise, and an import() of it is awaited as
-  // one (the namespace has its `then`) under some loaders.
-  const jq = await (createRequire(import.meta.url)("jq-web") as Promise<Jq>);
+  const jq = await loadJqWeb();
   // Emscripten's exit sets process.exitCode to jq's status, and jq-web puts it back only when it
   // was set before: the command's own exit code must not change because jq ran.
   const exitCode = process.exitCode;

@@ -13,7 +13,7 @@ const RETRIED_STATUSES = new Set([502, 503, 504]);
  * DELETE leaves the pet gone (a repeat after a lost 204 answers 404, which `pets delete`
  * reports as deleted). POST is repeatable only with an Idempotency-Key (see isRepeatable).
  */
-const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "PATCH", "DELETE"]);
+const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "PUT", "PATCH", "DELETE"]);
 
 /** The parts of a request the policy looks at. */
 export interface RetriedRequest {

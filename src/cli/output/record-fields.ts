@@ -15,6 +15,7 @@ export const KEY_FIELDS = fieldsOf<KeyView>({
   plan: true,
   name: true,
   admin: true,
+  scopes: true,
   limits: true,
   createdAt: true,
   revokedAt: true,

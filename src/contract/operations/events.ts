@@ -11,6 +11,7 @@ export const EVENT_ROUTES = [
     method: "GET",
     path: "/events",
     access: "key",
+    scope: "events:read",
     ticket: true,
     stability: "stable",
     request: {
@@ -51,6 +52,7 @@ export const EVENT_ROUTES = [
     method: "POST",
     path: "/events/tickets",
     access: "key",
+    scope: "events:read",
     stability: "stable",
     doc: {
       tag: "meta",

@@ -17,6 +17,7 @@ export const PET_ROUTES = [
     method: "GET",
     path: "/pets",
     access: "key",
+    scope: "pets:read",
     stability: "stable",
     request: {
       query: {
@@ -50,6 +51,7 @@ export const PET_ROUTES = [
     method: "POST",
     path: "/pets",
     access: "key",
+    scope: "pets:write",
     stability: "stable",
     request: { body: NewPetSchema, headers: { "Idempotency-Key": IDEMPOTENCY_KEY } },
     doc: {
@@ -72,6 +74,7 @@ export const PET_ROUTES = [
     method: "GET",
     path: "/pets/{petId}",
     access: "key",
+    scope: "pets:read",
     stability: "stable",
     deprecated: {
       since: GET_PET_DEPRECATED_AT,
@@ -92,6 +95,7 @@ export const PET_ROUTES = [
     method: "PATCH",
     path: "/pets/{petId}",
     access: "key",
+    scope: "pets:write",
     stability: "stable",
     request: { path: PET_ID, headers: { "If-Match": IF_MATCH }, body: PetPatchSchema, mediaTypes: MERGE_PATCH_MEDIA_TYPES },
     doc: {
@@ -111,6 +115,7 @@ export const PET_ROUTES = [
     method: "DELETE",
     path: "/pets/{petId}",
     access: "key",
+    scope: "pets:write",
     stability: "stable",
     request: { path: PET_ID, headers: { "If-Match": IF_MATCH } },
     doc: {

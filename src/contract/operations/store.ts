@@ -18,6 +18,7 @@ export const STORE_ROUTES = [
     method: "GET",
     path: "/store/orders",
     access: "key",
+    scope: "orders:read",
     stability: "beta",
     request: {
       query: {
@@ -39,6 +40,7 @@ export const STORE_ROUTES = [
     method: "POST",
     path: "/store/orders",
     access: "key",
+    scope: "orders:write",
     stability: "beta",
     request: { body: NewOrderSchema, headers: { "Idempotency-Key": IDEMPOTENCY_KEY } },
     doc: {
@@ -58,6 +60,7 @@ export const STORE_ROUTES = [
     method: "GET",
     path: "/store/orders/{orderId}",
     access: "key",
+    scope: "orders:read",
     stability: "beta",
     request: { path: ORDER_ID, headers: { "If-None-Match": IF_NONE_MATCH } },
     doc: {
@@ -73,6 +76,7 @@ export const STORE_ROUTES = [
     method: "PATCH",
     path: "/store/orders/{orderId}",
     access: "key",
+    scope: "orders:write",
     stability: "beta",
     request: { path: ORDER_ID, headers: { "If-Match": IF_MATCH }, body: OrderPatchSchema, mediaTypes: MERGE_PATCH_MEDIA_TYPES },
     doc: {
@@ -90,6 +94,7 @@ export const STORE_ROUTES = [
     method: "GET",
     path: "/store/inventory",
     access: "key",
+    scope: "pets:read",
     stability: "beta",
     doc: {
       tag: "store",

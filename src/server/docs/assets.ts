@@ -1,8 +1,7 @@
-// The files of Swagger UI, read from the installed swagger-ui-dist package (no CDN: the page works
-// on a box without network), each read once and kept.
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+// The files of Swagger UI, from the swagger-ui-dist package (no CDN: the page works on a box
+// without network), each read once and kept.
+import packageFiles from "./swagger-ui-files.json" with { type: "json" };
+import { swaggerUiFile } from "./swagger-ui-files.js";
 
 export interface Asset {
   body: Uint8Array | string;
@@ -13,18 +12,12 @@ export interface Asset {
   compressible: boolean;
 }
 
-/** The package's files the page uses (and their source maps, for the browser's developer tools). */
-const PACKAGE_FILES: Record<string, string> = {
-  "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
-  "swagger-ui-bundle.js.map": "application/json",
-  "swagger-ui.css": "text/css; charset=utf-8",
-  "swagger-ui.css.map": "application/json",
-  "favicon-32x32.png": "image/png",
-  "favicon-16x16.png": "image/png",
-};
+/**
+ * The package's files the page uses (and their source maps, for the browser's developer tools),
+ * by content type; a JSON file because scripts/package.mjs puts the same files in the executable.
+ */
+const PACKAGE_FILES: Record<string, string> = packageFiles;
 
-const require = createRequire(import.meta.url);
-let packageDir: { dir: string; version: string } | undefined;
 const cache = new Map<string, Promise<Asset>>();
 
 /** A file of swagger-ui-dist by name, or undefined for any other name. */
@@ -42,16 +35,6 @@ export function packageAsset(name: string): Promise<Asset> | undefined {
 }
 
 async function readAsset(name: string, contentType: string): Promise<Asset> {
-  const { dir, version } = swaggerUiDist();
-  const body = new Uint8Array(await readFile(join(dir, name)));
+  const { body, version } = await swaggerUiFile(name);
   return { body, contentType, etag: `"swagger-ui-${version}-${name}"`, compressible: !contentType.startsWith("image/") };
-}
-
-function swaggerUiDist(): { dir: string; version: string } {
-  if (!packageDir) {
-    const manifest = require.resolve("swagger-ui-dist/package.json");
-    const { version } = require(manifest) as { version: string };
-    packageDir = { dir: dirname(manifest), version };
-  }
-  return packageDir;
 }

@@ -156,10 +156,11 @@ export class EventStream {
     this.#finish();
   }
 
-  /** Ends the stream cleanly: what is written is still sent. */
-  end(): void {
+  /** Ends the stream cleanly: what is written is still sent, then `last` (an SSE frame) when given. */
+  end(last?: string): void {
     if (this.#ended) return;
     this.#deps.hub.flush();
+    if (last !== undefined) this.#write(last);
     this.#finish();
     this.#sink?.end();
   }

@@ -9,6 +9,10 @@ export const sseEvent = (event: StoreEvent): string => `event: ${event.type}\nid
 export const sseReset = (lastId: number): string =>
   `event: ${RESET_EVENT}\ndata: ${JSON.stringify({ type: RESET_EVENT, lastEventId: lastId, message: "events after this id are no longer kept: list again, then follow" })}\n\n`;
 
+/** The server was reset to its seed (POST /admin/reset): every id before is gone, so list again. */
+export const sseServerReset = (): string =>
+  `event: ${RESET_EVENT}\ndata: ${JSON.stringify({ type: RESET_EVENT, lastEventId: 0, message: "the server was reset to its seed: list again, then follow" })}\n\n`;
+
 export const sseRetry = (ms: number): string => `retry: ${ms}\n\n`;
 
 export const SSE_KEEP_ALIVE = ": keep-alive\n\n";

@@ -1,6 +1,6 @@
-/** One open stream as the registry sees it: it can be told to end. */
+/** One open stream as the registry sees it: it can be told to end, with a last frame to send. */
 export interface OpenStream {
-  end(): void;
+  end(last?: string): void;
 }
 
 /**
@@ -37,9 +37,9 @@ export class StreamRegistry {
     return count;
   }
 
-  /** Ends every stream and refuses new ones: the first step of a graceful stop. */
-  endAll(): void {
+  /** Ends every stream (each sending `last` first, when given) and refuses new ones: the first step of a graceful stop or a reset. */
+  endAll(last?: string): void {
     this.#stopping = true;
-    for (const held of [...this.#byKey.values()]) for (const stream of [...held]) stream.end();
+    for (const held of [...this.#byKey.values()]) for (const stream of [...held]) stream.end(last);
   }
 }

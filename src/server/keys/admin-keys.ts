@@ -1,9 +1,10 @@
 import { LOCAL_BASE_URL } from "../../contract/constants.js";
+import { UNSCOPED_KEY_SCOPES } from "../../contract/scopes.js";
 import type { KeyRecord, KeyStore } from "../../store/key-store.js";
 import type { ServerLogger } from "../request-log.js";
 import { issueKey, keyRecordFor } from "./issue-key.js";
 
-const ADMIN = { plan: "enterprise", admin: true, limits: null } as const;
+const ADMIN = { plan: "enterprise", admin: true, scopes: UNSCOPED_KEY_SCOPES, limits: null } as const;
 
 /** PETSTORE_ADMIN_KEY as a key record: valid while the variable is set, never stored. */
 export function environmentAdminKey(secret: string, now: () => number): KeyRecord {

@@ -1,4 +1,5 @@
 import type { KeyLimits, Plan } from "../../contract/values.js";
+import type { Scope } from "../../contract/scopes.js";
 import type { KeyRecord } from "../../store/key-store.js";
 import { displayPrefix, generateApiKey, generateKeyId, hashApiKey } from "./secrets.js";
 
@@ -6,6 +7,7 @@ export interface KeyFields {
   plan: Plan;
   name: string | null;
   admin: boolean;
+  scopes: readonly Scope[];
   limits: KeyLimits | null;
   /** ISO instant; absent or null: the key never expires. */
   expiresAt?: string | null;

@@ -5,6 +5,7 @@ import { API_PREFIX } from "../../contract/constants.js";
 import { errorJson, statusOf, type ErrorCode } from "../../contract/errors.js";
 import { BETA_MARKER, type Deprecation, type Method, type PathRoutes, type RouteEntry } from "../../contract/routes.js";
 import type { KeyLimits } from "../../contract/schemas.js";
+import type { Scope } from "../../contract/scopes.js";
 import type { Decision, RateLimiter } from "../../limits/rate-limiter.js";
 import { rateLimitHeaders, type HeaderList } from "../../limits/headers.js";
 import type { KeyRecord, KeyStore } from "../../store/key-store.js";
@@ -17,6 +18,7 @@ import { keyRefusal } from "../keys/key-validity.js";
 import type { EventTickets } from "../events/event-tickets.js";
 import type { TrustProxy } from "../internal/client-ip.js";
 import { clientBucket } from "../internal/client-bucket.js";
+import { insufficientScopeChallenge, insufficientScopeMessage, SCOPE_BITS, scopeMaskOf } from "../keys/key-scopes.js";
 import { REQUEST_ID_HEADER, requestIdOf } from "../internal/request-id.js";
 import { isWrite } from "../ops/observe.js";
 import { NO_STORE, NOSNIFF, securityHeaders } from "../internal/security-headers.js";
@@ -66,7 +68,7 @@ const JSON_CONTENT_TYPE: [string, string] = ["content-type", "application/json;c
  * request at this server's rate). Order: identify the caller, count, refuse or serve. Every response
  * but those of unlimited routes (/healthz) leaves here with the rate-limit headers, and with the
  * marks its route's table entry asks for (deprecation, beta), errors included. Who may call a
- * route (public, any key, admin) comes from its entry too.
+ * route (public, any key, admin, a key with its scope) comes from its entry too.
  *
  * It builds its own responses rather than going through h3's header merging: a refusal is
  * answered here without an Error (no stack to capture, no error hook), and a JSON result gets
@@ -163,6 +165,10 @@ function admit(event: H3Event, next: Next, deps: Deps, routes: PathRoutes | unde
   }
   if (operation?.access === "admin" && !key?.admin) {
     return refuse(event, { code: "forbidden", message: "this operation needs an admin API key", headers: [] }, headers);
+  }
+  // After the count, as a 401 or a 403 forbidden: a refusal costs the key a request like any answer.
+  if (operation?.scope !== undefined && key && (scopeMaskOf(key) & SCOPE_BITS[operation.scope]) === 0) {
+    return refuse(event, insufficientScope(operation.scope, key), headers);
   }
   const announce = deps.announceChange && isWrite(event.req.method) ? deps.announceChange : undefined;
   let result: unknown;
@@ -278,6 +284,10 @@ function tooManyRequests(decision: Extract<Decision, { allowed: false }>): Refus
       : `rate limit exceeded; ${retry}, and back off exponentially on repeated 429s`;
   // Retry-After is among the rate-limit headers already.
   return { code: decision.reason, message, headers: [] };
+}
+
+function insufficientScope(scope: Scope, key: KeyRecord): Refusal {
+  return { code: "insufficient_scope", message: insufficientScopeMessage(scope, key), headers: [["www-authenticate", insufficientScopeChallenge([scope])]] };
 }
 
 function unauthorized(message: string): Refusal {

@@ -9,6 +9,7 @@ import { ApiHttpError } from "../errors.js";
 import { EventFanOut } from "../events/event-fan-out.js";
 import { EventStream, type EventStreamSettings, type StreamTimers } from "../events/event-stream.js";
 import type { EventTickets } from "../events/event-tickets.js";
+import { streamTypes } from "../events/stream-types.js";
 import type { StreamRegistry } from "../events/stream-registry.js";
 import type { HandlersFor } from "./register.js";
 import { streamCredentialCheck, type CredentialEnded, type StreamCredentialDeps } from "../events/stream-credential.js";
@@ -63,18 +64,20 @@ function fanOutOf(deps: EventRouteDeps): EventFanOut {
 }
 
 /**
- * streamEvents: takes one of the key's stream slots and answers with the stream: an
- * HTTPResponse whose body srvx pipes to the socket (see EventStream), with no web stream between.
- * A HEAD gets the same head and nothing else: no slot, no stream, nothing held after it.
+ * streamEvents: takes one of the key's stream slots and answers with the stream of the event
+ * types its scopes may read: an HTTPResponse whose body srvx pipes to the socket (see
+ * EventStream), with no web stream between. A HEAD gets the same head (or the same refusal) and
+ * nothing else: no slot, no stream, nothing held after it.
  */
 function streamEvents(event: H3Event, { query, headers }: InputOf<Route<"streamEvents">>, deps: EventRouteDeps): HTTPResponse {
-  const { types } = query;
   const lastId = headers["Last-Event-ID"] ?? query.lastEventId;
-  if (event.req.method === "HEAD") return new HTTPResponse(null, { status: 200, headers: SSE_HEADERS });
   const principal = event.context.principal;
+  // The guard let only a key with events:read through; which events it reads is its other scopes'.
+  const types = principal ? streamTypes(principal, query.types) : query.types;
+  if (event.req.method === "HEAD") return new HTTPResponse(null, { status: 200, headers: SSE_HEADERS });
   const hash = event.context.credentialHash ?? principal?.hash;
   const keyId = principal?.id ?? "anonymous";
-  const slot = { end: () => stream.end() };
+  const slot = { end: (last?: string) => stream.end(last) };
   if (!deps.streams.tryAdd(keyId, slot)) {
     throw new ApiHttpError("too_many_streams", `this key already holds the most open event streams allowed; close one first`);
   }

@@ -6,6 +6,7 @@ import type { InputOf, Route } from "../../contract/routes.js";
 import { NewKeySchema } from "../../contract/schemas.js";
 import { describeIssue } from "../../contract/validation.js";
 import { API_PREFIX } from "../../contract/constants.js";
+import { canonicalScopes, UNSCOPED_KEY_SCOPES } from "../../contract/scopes.js";
 import type { CreatedKey, KeyLimits, KeyView } from "../../contract/schemas.js";
 import { VERSION } from "../../support/package-info.js";
 import type { RateLimiter, WindowState } from "../../limits/rate-limiter.js";
@@ -77,9 +78,10 @@ async function createKey(event: H3Event, { headers }: InputOf<Route<"createKey">
   const parsed = NewKeySchema.safeParse(body);
   if (!parsed.success) throw invalidBody(describeIssue(parsed.error));
   const { plan, name, perMinute, perDay } = parsed.data;
+  const scopes = canonicalScopes(parsed.data.scopes ?? UNSCOPED_KEY_SCOPES);
   const limits = perMinute !== undefined && perDay !== undefined ? { perMinute, perDay } : null;
   const expiresAt = futureInstant(parsed.data.expiresAt, deps.now());
-  const { secret, record } = issueKey({ plan, name: name ?? null, admin: false, limits, expiresAt }, deps.now);
+  const { secret, record } = issueKey({ plan, name: name ?? null, admin: false, scopes, limits, expiresAt }, deps.now);
   return deps.creates.run<KeyRecord, CreatedKey>(
     event,
     { key: headers["Idempotency-Key"], body },
@@ -90,7 +92,17 @@ async function createKey(event: H3Event, { headers }: InputOf<Route<"createKey">
     (created) => ({
       status: 201,
       headers: { location: `${API_PREFIX}/keys/${created.id}` },
-      body: { id: created.id, key: secret, prefix: created.prefix, plan, name: created.name, limits: deps.limitsOf(created), createdAt: created.createdAt, ...expiryOf(created) },
+      body: {
+        id: created.id,
+        key: secret,
+        prefix: created.prefix,
+        plan,
+        name: created.name,
+        scopes: [...created.scopes],
+        limits: deps.limitsOf(created),
+        createdAt: created.createdAt,
+        ...expiryOf(created),
+      },
     }),
   );
 }
@@ -143,5 +155,5 @@ function toUsageWindow(window: WindowState) {
 function toKeyView(record: KeyRecord, limits: KeyLimits): KeyView {
   const { id, prefix, plan, name, admin, createdAt, revokedAt, lastUsedAt } = record;
   const ends = { expiresAt: record.expiresAt ?? null, rotatedAt: record.rotatedAt ?? null };
-  return { id, prefix, plan, name, admin, limits, createdAt, revokedAt, lastUsedAt, ...ends };
+  return { id, prefix, plan, name, admin, scopes: [...record.scopes], limits, createdAt, revokedAt, lastUsedAt, ...ends };
 }

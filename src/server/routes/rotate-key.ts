@@ -39,6 +39,7 @@ export async function rotateKey(event: H3Event, id: string, deps: RotateKeyDeps)
     prefix,
     plan,
     name,
+    scopes: [...rotated.scopes],
     limits: deps.limitsOf(rotated),
     createdAt,
     expiresAt: rotated.expiresAt ?? null,

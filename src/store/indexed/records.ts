@@ -3,6 +3,7 @@ import * as z from "zod";
 import { KeyLimitsSchema, PetSchema, PlanSchema } from "../../contract/schemas.js";
 import { fieldAndRule, summarizeIssue } from "../../contract/validation.js";
 import type { NewPet, Pet } from "../../contract/values.js";
+import { canonicalScopes, SCOPES, UNSCOPED_KEY_SCOPES, type Scope } from "../../contract/scopes.js";
 import type { KeyRecord, Rotation } from "../key-store.js";
 import type { PetPatch, StoredPet } from "../pet-store.js";
 
@@ -26,6 +27,12 @@ export const KeyRecordSchema = z.object({
   plan: PlanSchema,
   name: z.string().nullable(),
   admin: z.boolean(),
+  // Absent in files, journals and exports written before keys had scopes: such a key could do
+  // everything a non-admin key can, and still does.
+  scopes: z
+    .array(z.enum(SCOPES))
+    .optional()
+    .transform((scopes): readonly Scope[] => canonicalScopes(scopes ?? UNSCOPED_KEY_SCOPES)),
   limits: KeyLimitsSchema.nullable(),
   createdAt: z.iso.datetime(),
   revokedAt: z.iso.datetime().nullable(),
@@ -92,5 +99,6 @@ export function rotatedKeyRecord(record: KeyRecord, rotation: Rotation): KeyReco
 
 export function freezeKeyRecord(record: KeyRecord): KeyRecord {
   const limits = record.limits && Object.freeze({ ...record.limits });
-  return Object.freeze({ ...record, limits });
+  const scopes = Object.isFrozen(record.scopes) ? record.scopes : Object.freeze([...record.scopes]);
+  return Object.freeze({ ...record, scopes, limits });
 }

@@ -17,8 +17,8 @@ import { DeliveryTable, wants } from "./delivery-table.js";
 import type { StoreEvent } from "../../contract/events.js";
 import { webhookPayload } from "../../contract/webhook-schemas.js";
 
-/** The db file's format version (see lowdb/upgrade-file.ts): 2 since keys can expire and be rotated. */
-export const STORE_DATA_VERSION = 2;
+/** The db file's format version (see lowdb/upgrade-file.ts): 2 since keys can expire and be rotated, 3 since they have scopes. */
+export const STORE_DATA_VERSION = 3;
 
 /** Everything a store holds, as it is written to the db file. */
 export interface StoreData {

@@ -41,8 +41,8 @@ export function withAdvice(error: StoreCorruptError, dbFile: string): StoreCorru
 }
 
 const restore = (dbFile: string) =>
-  `restore a backup: stop petstore, copy the latest file that \`petstore db backup\` wrote over ${dbFile}, ` +
-  `delete ${dbFile}.journal, and start it again`;
+  `restore a backup: stop petstore, run \`petstore db restore <backup> --db ${dbFile}\` ` +
+  `(it moves the current files aside), and start it again`;
 
 function dbFileAdvice(dbFile: string, cause: unknown): string {
   if (cause instanceof NewerStoreFileError) {

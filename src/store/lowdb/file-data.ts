@@ -1,6 +1,6 @@
 // The whole data of a db file, read or written at once under its lock: what export, import and
 // migrate need, without opening a store (no journal for appending, no group commit).
-import { StoreCorruptError, StoreLockedError } from "../errors.js";
+import { StoreCorruptError, StoreLockedError, StoreNotEmptyError } from "../errors.js";
 import { acquireLock } from "../lock.js";
 import { withAdvice } from "./damaged-file.js";
 import { resolveDbFile } from "./db-file-path.js";
@@ -45,7 +45,7 @@ export async function writeNewFileData(path: string, data: StoreData, options: F
     const held = await adapter.read();
     const journal = await JournalFile.read(`${file}.journal`);
     if ((held && !isEmpty(held)) || (journal && journal.length > 0)) {
-      throw new Error(`${file} is not empty: import only into a new or empty store`);
+      throw new StoreNotEmptyError(file);
     }
     await adapter.write(checked);
   });

@@ -6,9 +6,9 @@ import { DeliveryRecordSchema } from "../indexed/delivery-table.js";
 import { STORE_DATA_VERSION, type StoreData } from "../indexed/store-state.js";
 
 const StoreFileSchema = z.object({
-  // Version 1 files read as they are (every version 2 field is optional); the open then rewrites
-  // them as version 2 after keeping a copy (upgrade-file.ts). A newer version is refused.
-  version: z.union([z.literal(1), z.literal(STORE_DATA_VERSION)]).transform((): typeof STORE_DATA_VERSION => STORE_DATA_VERSION),
+  // Older files read as they are (every field added since is optional); the open then rewrites
+  // them as the current version after keeping a copy (upgrade-file.ts). A newer version is refused.
+  version: z.union([z.literal(1), z.literal(2), z.literal(STORE_DATA_VERSION)]).transform((): typeof STORE_DATA_VERSION => STORE_DATA_VERSION),
   nextPetId: z.int().min(1),
   pets: z.array(PetRecordSchema),
   keys: z.array(KeyRecordSchema),
@@ -66,7 +66,7 @@ function checkFormatVersion(json: unknown): void {
   const version = (json as { version?: unknown }).version;
   if (version === undefined) throw new Error('it holds a JSON object without a "version": not a petstore database');
   if (typeof version === "number" && Number.isSafeInteger(version) && version > STORE_DATA_VERSION) throw new NewerStoreFileError(version);
-  if (version !== 1 && version !== STORE_DATA_VERSION) {
+  if (version !== 1 && version !== 2 && version !== STORE_DATA_VERSION) {
     const shown = JSON.stringify(version).slice(0, 40);
     throw new Error(`its "version" is ${shown}, not a format version petstore writes (1 to ${STORE_DATA_VERSION})`);
   }

@@ -1,6 +1,7 @@
-// The db file's format version. Version 2 keys may carry an expiry and a rotated-out secret;
-// a petstore that knows only version 1 would drop those fields when loading (zod strips unknown
-// fields), so an expired key would work again. The version number makes it refuse instead.
+// The db file's format version. Version 2 keys may carry an expiry and a rotated-out secret,
+// version 3 keys their scopes; a petstore that knows an older version would drop those fields
+// when loading (zod strips unknown fields), so an expired key would work again and a read-only
+// key could write. The version number makes it refuse instead.
 import { constants, createReadStream } from "node:fs";
 import { copyFile, open, readFile } from "node:fs/promises";
 import { writeFileAtomic } from "../../support/json-file.js";
@@ -38,7 +39,7 @@ export async function upgradeStoreFile(file: string, options: { checked?: boolea
 
 /**
  * The upgrade of a file the caller has just read and validated under the lock (the store's open):
- * versions 1 and 2 differ only in fields that are optional, so the new file is the old one with
+ * versions 1 to 3 differ only in fields that are optional, so the new file is the old one with
  * its leading version number replaced, streamed through in chunks. Parsing it again doubled the
  * load's garbage at 100k pets, and even a copy of its text left megabytes for the next full GC.
  */

@@ -8,6 +8,7 @@ import { KEY_CHANGES_MIGRATION } from "./keys-migration.js";
 import { SPENT_TICKETS_MIGRATION } from "./spent-tickets-migration.js";
 import { NAME_SEARCH_MIGRATION } from "./name-search-migration.js";
 import { WEBHOOKS_MIGRATION } from "./webhooks-migration.js";
+import { KEY_SCOPES_MIGRATION } from "./key-scopes-migration.js";
 
 export interface Migration {
   version: number;
@@ -90,7 +91,7 @@ export const MIGRATIONS: readonly Migration[] = [
   KEY_CHANGES_MIGRATION,
   SPENT_TICKETS_MIGRATION,
   NAME_SEARCH_MIGRATION,
-  // 10 is another branch's (scopes): a database lacking it gets it applied later, in list order.
+  KEY_SCOPES_MIGRATION,
   WEBHOOKS_MIGRATION,
 ];
 

@@ -7,6 +7,7 @@ import type { IdempotencyRecord } from "../idempotency-store.js";
 import { STORE_DATA_VERSION, type StoreData } from "../indexed/store-state.js";
 import type { OrderRecord } from "../indexed/order-records.js";
 import { foldName } from "../../contract/name-search.js";
+import { StoreNotEmptyError } from "../errors.js";
 import { migrate } from "./migrations.js";
 import { runTransaction } from "./transaction.js";
 import { KEY_COLUMNS, KEY_PLACEHOLDERS, keyValues, toKeyRecord, toStoredPet, type KeyRow, type PetRow } from "./rows.js";
@@ -67,7 +68,7 @@ export async function writePostgresData(url: string, data: StoreData): Promise<v
     const { rows } = await client.query<{ held: boolean }>(
       "SELECT EXISTS (SELECT 1 FROM pets) OR EXISTS (SELECT 1 FROM api_keys) OR EXISTS (SELECT 1 FROM orders) AS held",
     );
-    if (rows[0]?.held) throw new Error("the database is not empty: import only into a new or empty store");
+    if (rows[0]?.held) throw new StoreNotEmptyError("the database");
     await client.query(
       `INSERT INTO pets (id, name, category_id, status, revision, name_key) OVERRIDING SYSTEM VALUE
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::text[])`,

@@ -1,5 +1,6 @@
 // Rows as pg returns them (bigint as a string, timestamptz as a Date) and the records we hand out.
 import type { Pet, PetStatus, Plan } from "../../contract/values.js";
+import { canonicalScopes, type Scope } from "../../contract/scopes.js";
 import type { KeyRecord } from "../key-store.js";
 import type { StoredPet } from "../pet-store.js";
 import { freezeKeyRecord } from "../indexed/records.js";
@@ -19,6 +20,8 @@ export interface KeyRow {
   plan: Plan;
   name: string | null;
   admin: boolean;
+  /** Only known scopes: the column's CHECK refuses others. */
+  scopes: Scope[];
   per_minute: string | null;
   per_day: string | null;
   created_at: Date;
@@ -32,7 +35,7 @@ export interface KeyRow {
 
 export const PET_COLUMNS = "id, name, category_id, status, revision";
 export const KEY_COLUMNS =
-  "id, hash, prefix, plan, name, admin, per_minute, per_day, created_at, revoked_at, last_used_at, " +
+  "id, hash, prefix, plan, name, admin, scopes, per_minute, per_day, created_at, revoked_at, last_used_at, " +
   "expires_at, previous_hash, previous_hash_until, rotated_at";
 /** $1, $2, ... one per column of KEY_COLUMNS, for an INSERT of keyValues(record). */
 export const KEY_PLACEHOLDERS = KEY_COLUMNS.split(",").map((_, index) => `$${index + 1}`).join(", ");
@@ -57,6 +60,7 @@ export function toKeyRecord(row: KeyRow): KeyRecord {
     plan: row.plan,
     name: row.name,
     admin: row.admin,
+    scopes: canonicalScopes(row.scopes),
     limits,
     createdAt: row.created_at.toISOString(),
     revokedAt: row.revoked_at?.toISOString() ?? null,
@@ -77,6 +81,7 @@ export function keyValues(record: KeyRecord): unknown[] {
     record.plan,
     record.name,
     record.admin,
+    record.scopes,
     record.limits?.perMinute ?? null,
     record.limits?.perDay ?? null,
     record.createdAt,

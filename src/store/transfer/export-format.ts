@@ -7,7 +7,13 @@ import { OrderRecordSchema } from "../indexed/order-records.js";
 import { STORE_DATA_VERSION, type StoreData } from "../indexed/store-state.js";
 
 export const EXPORT_FORMAT = "petstore-export";
-export const EXPORT_VERSION = 1;
+/**
+ * 2 since keys have scopes: a petstore that reads only version 1 would drop them (zod strips
+ * unknown fields) and import a read-only key as one that can write, so it must refuse instead.
+ * Version 1 exports read as they are: their keys have the scopes of a key created without any.
+ */
+export const EXPORT_VERSION = 2;
+const OLDEST_EXPORT_VERSION = 1;
 
 const HeaderSchema = z.object({
   format: z.literal(EXPORT_FORMAT),
@@ -62,8 +68,9 @@ export function parseExport(text: string): StoreData {
   const lines = text.split("\n").filter((each) => each.trim() !== "");
   const header = HeaderSchema.safeParse(parseJson(lines[0] ?? "", 1));
   if (!header.success) throw new Error(`line 1: not a ${EXPORT_FORMAT} header (${firstIssue(header.error)})`);
-  if (header.data.version !== EXPORT_VERSION) {
-    throw new Error(`the export has format version ${header.data.version}; this petstore reads version ${EXPORT_VERSION} only`);
+  const { version } = header.data;
+  if (version < OLDEST_EXPORT_VERSION || version > EXPORT_VERSION) {
+    throw new Error(`the export has format version ${version}; this petstore reads versions ${OLDEST_EXPORT_VERSION} to ${EXPORT_VERSION}`);
   }
   const data: StoreData = { version: STORE_DATA_VERSION, nextPetId: header.data.nextPetId, pets: [], keys: [], nextOrderId: header.data.nextOrderId, orders: [], idempotency: [] };
   let end: Counts | undefined;

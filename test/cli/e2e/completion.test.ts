@@ -45,7 +45,7 @@ const SHELL_RUNNERS: Record<string, (script: string, line: string) => string[]> 
     "-c",
     [
       'compdef() {}; source "$1"',
-      'compadd() { shift; print -l -- "$@"; }',
+      'compadd() { while [[ $1 != -- ]]; do shift; done; shift; print -l -- "$@"; }',
       "_message() {}",
       "compset() {}",
       'words=(${(z)2}); [[ "$2" == *" " ]] && words+=(""); CURRENT=${#words}',

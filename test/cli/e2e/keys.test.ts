@@ -40,6 +40,7 @@ describe("keys create", () => {
       prefix: expect.any(String),
       plan: "enterprise",
       name: null,
+      scopes: ["pets:read", "pets:write", "orders:read", "orders:write", "events:read"],
       limits: { perMinute: 50, perDay: 900 },
       createdAt: expect.any(String),
     });
@@ -57,6 +58,49 @@ describe("keys create", () => {
     const result = await petstore(["keys", "create", "--plan", "free"], { env: { PETSTORE_API_KEY: secret } });
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/^Error: .+ \(forbidden, HTTP 403\)\nManaging keys needs an admin key/);
+  });
+});
+
+describe("keys create --scopes", () => {
+  // A server of its own: a key with scopes adds a column to every later table.
+  let own: ServeProcess;
+  beforeAll(async () => {
+    own = await startServeProcess();
+  });
+  afterAll(() => own.stop());
+  const scoped = (args: string[], options: RunOptions = {}) =>
+    runCli(args, { ...options, env: { PETSTORE_BASE_URL: own.baseUrl, PETSTORE_API_KEY: own.adminKey, ...options.env } });
+
+  it("--scopes: the key gets exactly those, the summary says so, and keys list shows them", async () => {
+    const result = await scoped(["keys", "create", "--plan", "free", "--name", "dashboard", "--scopes", "events:read,pets:read"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^Created free key (\S+) "dashboard" \(\S+…, 60\/min, 1000\/day, only pets:read,events:read\)\.\n/);
+    const id = /key (\S+) "dashboard"/.exec(result.stderr)?.[1] ?? "";
+    const tsv = (await scoped(["keys", "list"])).stdout.split("\n").find((row) => row.startsWith(`${id}\t`));
+    expect(tsv?.split("\t")).toHaveLength(12);
+    expect(tsv?.split("\t").at(-1)).toBe("pets:read,events:read");
+    const table = await scoped(["keys", "list", "--no-color", "--no-pager"], { tty: true, columns: 250 });
+    expect(table.stdout.split("\n")[0]?.split(/\s{2,}/)).toContain("SCOPES");
+    expect(table.stdout.split("\n").find((row) => row.startsWith(id))).toMatch(/\s{2}pets:read,events:read\s{2}active$/);
+  });
+
+  it("a key used outside its scopes: exit 3, the server's message naming the scope, and how to see and get scopes", async () => {
+    const reader = (await scoped(["keys", "create", "--plan", "free", "--scopes", "pets:read"])).stdout.trim();
+    const result = await scoped(["pets", "add", "--name", "Rex", "--category", "1"], { env: { PETSTORE_API_KEY: reader } });
+    expect(result).toMatchObject({ code: 3, stdout: "" });
+    expect(result.stderr).toBe(
+      "Error: this API key lacks the scope pets:write (it holds pets:read); an admin can create a key that has it (insufficient_scope, HTTP 403)\n" +
+        "`petstore status` shows the key's scopes. A key's scopes never change: an admin can create one that has the scope needed" +
+        " (`petstore keys create --plan <plan> --scopes <scope,...>`).\n",
+    );
+    expect((await scoped(["status"], { env: { PETSTORE_API_KEY: reader } })).stdout).toContain("\nScopes   pets:read\n");
+  });
+
+  it("stops an unknown scope before any request, with exit code 2", async () => {
+    const before = JSON.parse((await scoped(["keys", "list", "--json"])).stdout) as unknown[];
+    const result = await scoped(["keys", "create", "--plan", "free", "--scopes", "pets:read,pets:delete"]);
+    expect(result).toEqual({ code: 2, stdout: "", stderr: expect.stringContaining('--scopes: unknown scope "pets:delete"') });
+    expect(JSON.parse((await scoped(["keys", "list", "--json"])).stdout)).toHaveLength(before.length);
   });
 });
 
@@ -181,7 +225,7 @@ describe("status with the key's day spent", () => {
     expect((await petstore(["pets", "list"], asKey)).code).toBe(0);
     const result = await petstore(["status"], asKey);
     expect(result).toMatchObject({ code: 0, stderr: "" });
-    expect(result.stdout).toContain(`Key      ${key.slice(0, 9)}…, plan unknown (its limits are no standard plan's)\nLimits   50 a minute, 2 a day\n`);
+    expect(result.stdout).toContain(`Key      ${key.slice(0, 9)}…, plan unknown (its limits are no standard plan's)\nScopes   not told while the key's quota is spent\nLimits   50 a minute, 2 a day\n`);
     expect(result.stdout).toMatch(/\nDay {6}0 of 2 left today, resets at 00:00 UTC \(in \d+ (s|min|h \d+ min)\)\n/);
   });
 });

@@ -1,5 +1,6 @@
 import { Command, Option } from "commander";
 import { KEY_NAME_MAX_LENGTH, PLANS, type CreatedKey, type NewKey, type Plan } from "../../../contract/values.js";
+import { canonicalScopes, isScope, SCOPES, type Scope } from "../../../contract/scopes.js";
 import { withClient, type CliContext } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { askForMissing } from "../../internal/ask.js";
@@ -15,6 +16,7 @@ interface CreateFlags {
   perMinute?: string;
   perDay?: string;
   expiresIn?: string;
+  scopes?: string;
 }
 
 export interface CreateOptions {
@@ -30,6 +32,12 @@ export function createCommand(ctx: CliContext): Command {
     .option("--per-minute <n>", "requests per minute (enterprise only, with --per-day)")
     .option("--per-day <n>", "requests per day (enterprise only, with --per-minute)")
     .option("--expires-in <duration>", "the key stops working after this long: a number with s, m, h or d (30d)")
+    .addOption(
+      // choices() only lists the names (help, completion); the list itself is checked by scopesOf.
+      new Option("--scopes <scope,...>", "what the key may do, comma-separated (default: every scope)")
+        .choices(SCOPES)
+        .argParser((value: string) => value),
+    )
     .addHelpText(
       "after",
       "\nOutput: stdout carries the secret alone on its line (--json: the whole key object);\n" +
@@ -39,6 +47,7 @@ export function createCommand(ctx: CliContext): Command {
       if (flags.plan !== undefined) newKeyOf(flags, flags.plan);
       // Checked before the plan is asked for, so a mistake costs no question either.
       if (flags.expiresIn !== undefined) durationFlag("--expires-in", flags.expiresIn);
+      if (flags.scopes !== undefined) scopesOf(flags.scopes);
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
       const key = newKeyOf(flags, flags.plan ?? (await askPlan(ctx)));
       if (flags.expiresIn !== undefined) key.expiresAt = new Date(ctx.now() + durationFlag("--expires-in", flags.expiresIn) * 1000).toISOString();
@@ -50,6 +59,7 @@ export function createCommand(ctx: CliContext): Command {
     'petstore keys create --plan pro --name "ci"',
     "PETSTORE_API_KEY=$(petstore keys create --plan free) petstore pets list",
     "petstore keys create --plan enterprise --per-minute 5000 --per-day 2000000 --json",
+    'petstore keys create --plan free --name "dashboard" --scopes pets:read,events:read',
     'petstore keys create --plan free --name "contractor" --expires-in 30d',
   );
 }
@@ -73,6 +83,7 @@ function newKeyOf(flags: CreateFlags, plan: Plan): NewKey {
   const key: NewKey = { plan };
   const name = textFlag("--name", flags.name, KEY_NAME_MAX_LENGTH);
   if (name !== undefined) key.name = name;
+  if (flags.scopes !== undefined) key.scopes = scopesOf(flags.scopes);
   const perMinute = integerFlag("--per-minute", flags.perMinute, undefined, 1, Number.MAX_SAFE_INTEGER);
   const perDay = integerFlag("--per-day", flags.perDay, undefined, 1, Number.MAX_SAFE_INTEGER);
   if (plan === "enterprise") {
@@ -85,4 +96,16 @@ function newKeyOf(flags: CreateFlags, plan: Plan): NewKey {
     throw new UsageError(`--per-minute and --per-day are only for --plan enterprise; the ${plan} plan has fixed limits`);
   }
   return key;
+}
+
+/** `pets:read,events:read` as the server takes it: known names, each once, in their canonical order. */
+function scopesOf(value: string): Scope[] {
+  const names = value.split(",").map((name) => name.trim());
+  if (names.every((name) => name === "")) throw new UsageError(`--scopes needs at least one scope: ${SCOPES.join(", ")}`);
+  if (names.includes("")) throw new UsageError(`--scopes has an empty item in ${JSON.stringify(value)}; separate scopes with one comma`);
+  const unknown = names.find((name) => !isScope(name));
+  if (unknown !== undefined) {
+    throw new UsageError(`--scopes: unknown scope ${JSON.stringify(unknown)}; the scopes are ${SCOPES.join(", ")}`);
+  }
+  return canonicalScopes(names as Scope[]);
 }
