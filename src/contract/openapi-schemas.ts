@@ -19,8 +19,12 @@ export function componentSchemas(): Record<string, JsonSchema> {
     },
   });
   // OpenAPI names components by their key; a `$id` with a fragment is not valid JSON Schema.
+  // Sorted by name: the order schemas register in depends on which module a bundle evaluates
+  // first, and the document must be the same text from the server, the CLI and the executable.
   return Object.fromEntries(
-    Object.entries(schemas).map(([id, schema]) => {
+    Object.entries(schemas)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([id, schema]) => {
       const { $schema: _dialect, $id: _id, ...rest } = schema as JsonSchema;
       return [id, rest];
     }),
