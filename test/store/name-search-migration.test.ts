@@ -29,7 +29,7 @@ describe("migration 9: name_key and its indexes", () => {
     const eventsBefore = (await pool.query("SELECT count(*)::int AS n FROM events")).rows[0].n;
 
     const warnings: string[] = [];
-    expect(await migrate(pool, { warn: (message) => warnings.push(message) })).toEqual([9]);
+    expect(await migrate(pool, { warn: (message) => warnings.push(message) })).toEqual(MIGRATIONS.map((migration) => migration.version).filter((version) => version > 8));
     expect(warnings).toEqual([]);
     const { rows } = await pool.query<{ name: string; name_key: string; revision: number }>("SELECT name, name_key, revision FROM pets ORDER BY id LIMIT 5");
     expect(rows).toEqual([
