@@ -143,6 +143,10 @@ describe("generated query strings and paths", () => {
       async (query) => {
         const answer = await call("GET", `/v1/pets?${query}`, withKey());
         const verdict = queryVerdict(query);
+        if (verdict.status === "either") {
+          if (answer.status !== 200) expectErrorAnswer(answer.status, answer.headers["content-type"], answer.text, { status: 400, code: "invalid_parameter" });
+          return;
+        }
         const cursorMayFail = verdict.status === 200 && new URL(`http://petstore.test/?${query}`).searchParams.has("cursor") && answer.status === 400;
         if (verdict.status === 400 || cursorMayFail) {
           const error = expectErrorAnswer(answer.status, answer.headers["content-type"], answer.text, { status: 400, code: "invalid_parameter" });
