@@ -191,7 +191,7 @@ describe("the tour, on a file db", () => {
     expect(exported).toMatchObject({ code: 0, stderr: "" });
     const lines = exported.stdout.trim().split("\n").map((line) => JSON.parse(line) as { format?: string; type?: string; counts?: { pets: number } });
     const listed = JSON.parse((await client(["pets", "list", "--json", "--limit", "100"])).stdout) as unknown[];
-    expect(lines[0]).toMatchObject({ format: "petstore-export", version: 1 });
+    expect(lines[0]).toMatchObject({ format: "petstore-export", version: 2 });
     expect(lines.at(-1)).toMatchObject({ type: "end", counts: { pets: listed.length } });
   });
 
