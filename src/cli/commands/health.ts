@@ -7,9 +7,12 @@ import { READY_PATH } from "../../contract/constants.js";
 import { withClient, type CliContext } from "../context.js";
 import { AnswerError, NetworkError, UsageError } from "../errors.js";
 import { globalFlagsOf, resolveSettings, type Settings } from "../settings.js";
+import { API_GLOBALS, takesGlobalOptions } from "../internal/global-options.js";
 
 export function healthCommand(ctx: CliContext): Command {
-  return new Command("health")
+  // The base URL, --timeout, --retries and --json, as the commands that call the API.
+  const command = takesGlobalOptions(new Command("health"), API_GLOBALS);
+  return command
     .description("Check that a server is ready for traffic (GET /readyz): exit 0 if so, else the reason and a non-zero exit")
     .option("--url <url>", `the readiness URL (default ${READY_PATH} on the base URL's host)`)
     .addHelpText(
