@@ -1,7 +1,7 @@
 import type { Pool } from "pg";
-import type { WebhookEventType } from "../../contract/webhook-schemas.js";
 import type { AttemptOutcome, ClaimQuery, ClaimedDelivery, DeliveryQuery, DeliveryRecord, DeliveryStatus, DeliveryStore } from "../delivery-store.js";
 import { storageCall } from "./storage-errors.js";
+import { toWebhookRecord, type WebhookRow } from "./postgres-webhook-store.js";
 
 interface DeliveryRow {
   id: string;
@@ -20,14 +20,8 @@ interface DeliveryRow {
   last_duration_ms: number | null;
 }
 
-interface ClaimedRow extends DeliveryRow {
-  url: string;
-  types: WebhookEventType[];
-  description: string | null;
-  enabled: boolean;
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_until: Date | null;
+/** A delivery with its endpoint's columns beside it (the endpoint's id and times under other names). */
+interface ClaimedRow extends DeliveryRow, Omit<WebhookRow, "id" | "created_at" | "updated_at"> {
   webhook_created_at: Date;
   webhook_updated_at: Date;
 }
@@ -143,16 +137,5 @@ function toDelivery(row: DeliveryRow): DeliveryRecord {
 }
 
 function toWebhook(row: ClaimedRow) {
-  return {
-    id: Number(row.webhook_id),
-    url: row.url,
-    types: row.types,
-    description: row.description,
-    enabled: row.enabled,
-    secret: row.secret,
-    previousSecret: row.previous_secret,
-    previousSecretUntil: iso(row.previous_secret_until),
-    createdAt: row.webhook_created_at.toISOString(),
-    updatedAt: row.webhook_updated_at.toISOString(),
-  };
+  return toWebhookRecord({ ...row, id: row.webhook_id, created_at: row.webhook_created_at, updated_at: row.webhook_updated_at });
 }

@@ -4,7 +4,8 @@ import type { NewWebhookInput, WebhookChange, WebhookPage, WebhookRecord, Webhoo
 import { storageCall } from "./storage-errors.js";
 import { ENDED_BY_DISABLING } from "../delivery-store.js";
 
-interface WebhookRow {
+/** A `webhooks` row as the driver reads it (the delivery store's claim reads the same columns). */
+export interface WebhookRow {
   id: string;
   url: string;
   types: WebhookEventType[];
@@ -34,17 +35,17 @@ export class PostgresWebhookStore implements WebhookStore {
       `INSERT INTO webhooks (url, types, description, secret, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5) RETURNING ${COLUMNS}`,
       [url, types, description, secret, at],
     );
-    return toRecord(row!);
+    return toWebhookRecord(row!);
   }
 
   async get(id: number): Promise<WebhookRecord | undefined> {
     const [row] = await this.#query(`SELECT ${COLUMNS} FROM webhooks WHERE id = $1`, [id]);
-    return row && toRecord(row);
+    return row && toWebhookRecord(row);
   }
 
   async list({ afterId = 0, limit }: { afterId?: number; limit: number }): Promise<WebhookPage> {
     const rows = await this.#query(`SELECT ${COLUMNS} FROM webhooks WHERE id > $1 ORDER BY id LIMIT $2`, [afterId, limit + 1]);
-    return { webhooks: rows.slice(0, limit).map(toRecord), hasMore: rows.length > limit };
+    return { webhooks: rows.slice(0, limit).map(toWebhookRecord), hasMore: rows.length > limit };
   }
 
   async update(id: number, change: WebhookChange, at: Date): Promise<WebhookRecord | undefined> {
@@ -59,7 +60,7 @@ export class PostgresWebhookStore implements WebhookStore {
        SELECT * FROM changed`,
       [id, change.url ?? null, change.types ?? null, change.description !== undefined, change.description ?? null, change.enabled ?? null, at, ENDED_BY_DISABLING],
     );
-    return row && toRecord(row);
+    return row && toWebhookRecord(row);
   }
 
   async rotateSecret(id: number, secret: string, previousUntil: Date | null, at: Date): Promise<WebhookRecord | undefined> {
@@ -68,7 +69,7 @@ export class PostgresWebhookStore implements WebhookStore {
          previous_secret_until = $3, secret = $2, updated_at = $4 WHERE id = $1 RETURNING ${COLUMNS}`,
       [id, secret, previousUntil, at],
     );
-    return row && toRecord(row);
+    return row && toWebhookRecord(row);
   }
 
   async delete(id: number): Promise<boolean> {
@@ -81,7 +82,7 @@ export class PostgresWebhookStore implements WebhookStore {
   }
 }
 
-function toRecord(row: WebhookRow): WebhookRecord {
+export function toWebhookRecord(row: WebhookRow): WebhookRecord {
   return {
     id: Number(row.id),
     url: row.url,
