@@ -49,7 +49,7 @@ export default defineConfig({
       {
         // The fast lane, over the file engine.
         extends: true,
-        test: { name: "lowdb", include: ["test/**/*.test.ts"], exclude: [...ENGINE_TESTS, ...SLOW_TESTS, ...RELEASE_TESTS] },
+        test: { name: "lowdb", isolate: false, include: ["test/**/*.test.ts"], exclude: [...ENGINE_TESTS, ...SLOW_TESTS, ...RELEASE_TESTS] },
       },
       {
         extends: true,
