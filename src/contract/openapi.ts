@@ -6,6 +6,7 @@ import { DEFAULT_DEADLINES, kibibytes, MAX_HEADER_BYTES, seconds } from "./limit
 import { ADMIN_BEARER, BEARER, paths } from "./openapi-operations.js";
 import { componentResponses, headerComponents } from "./openapi-responses.js";
 import { componentSchemas } from "./openapi-schemas.js";
+import { WEBHOOK_HEADER_PARAMETERS, webhookOperations } from "./openapi-webhooks.js";
 import { ROUTES, type RouteEntry } from "./routes.js";
 import { SCOPE_MEANINGS, SCOPES } from "./scopes.js";
 import { TAGS } from "./tags.js";
@@ -71,8 +72,11 @@ export function buildOpenApiDocument(routes: readonly RouteEntry[] = ROUTES): Re
     security: [{ [BEARER]: [] }],
     tags: Object.values(TAGS).map(({ name, description }) => ({ name, description })),
     paths: documentPaths,
+    // What each endpoint is sent: one POST per event type, generated from the bodies the server signs.
+    webhooks: webhookOperations(),
     components: {
       schemas: componentSchemas(),
+      parameters: structuredClone(WEBHOOK_HEADER_PARAMETERS),
       responses: componentResponses(documentPaths),
       headers: headerComponents(routes),
       securitySchemes: {

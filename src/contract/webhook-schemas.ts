@@ -16,19 +16,6 @@ export const WEBHOOK_DESCRIPTION_MAX_LENGTH = 500;
 /** `whsec_` and the base64 of 32 bytes. */
 export const WEBHOOK_SECRET_PATTERN = "^whsec_[A-Za-z0-9+/]{43}=$";
 
-/** What a delivery's body says of one event: its id (null for webhook.test), type, time and record. */
-export interface WebhookPayload {
-  id: number | null;
-  type: string;
-  timestamp: string;
-  data: Record<string, unknown>;
-}
-
-/** The body of a delivery, as sent and signed. */
-export function webhookPayload(id: number | null, type: string, timestamp: string, data: Record<string, unknown>): string {
-  return JSON.stringify({ id, type, timestamp, data } satisfies WebhookPayload);
-}
-
 const KNOWN_TYPES = WEBHOOK_EVENT_TYPES.join(", ");
 
 /** Why `text` cannot be an endpoint URL, or undefined when it can (the address check comes later). */

@@ -11,11 +11,11 @@ import {
   RotateWebhookSecretSchema,
   WEBHOOK_TEST_EVENT,
   WebhookPatchSchema,
-  webhookPayload,
   type CreatedWebhook,
   type Webhook,
   type WebhookDelivery,
 } from "../../contract/webhook-schemas.js";
+import { webhookPayload } from "../../contract/webhook-events.js";
 import type { DeliveryRecord, DeliveryStore } from "../../store/delivery-store.js";
 import { newWebhookSecret } from "../../support/standard-webhooks.js";
 import type { WebhookRecord, WebhookStore } from "../../store/webhook-store.js";

@@ -15,7 +15,7 @@ import { WebhookTable } from "./webhook-records.js";
 import type { DeliveryRecord } from "../delivery-store.js";
 import { DeliveryTable, wants } from "./delivery-table.js";
 import type { StoreEvent } from "../../contract/events.js";
-import { webhookPayload } from "../../contract/webhook-schemas.js";
+import { webhookPayload, type StoreEventData } from "../../contract/webhook-events.js";
 
 /** The db file's format version (see lowdb/upgrade-file.ts): 2 since keys can expire and be rotated, 3 since they have scopes. */
 export const STORE_DATA_VERSION = 3;
@@ -126,7 +126,8 @@ export class StoreState {
     const endpoints = this.webhooks.after(batch.webhooks, batch.webhooksRemoved);
     if (endpoints.length === 0) return;
     for (const event of events) {
-      const payload = webhookPayload(event.id, event.type, event.at, event.data);
+      // A store event's data is the record after the change, as batchEvents built it.
+      const payload = webhookPayload(event.id, event.type, event.at, event.data as StoreEventData);
       for (const webhook of endpoints) {
         if (!wants(webhook, event.type)) continue;
         const id = this.takeDeliveryId();
