@@ -35,9 +35,10 @@ describe("the /docs page in Chromium", () => {
     expect(docs.requests).toContain(`${server.origin}/v1/openapi.json`);
   });
 
-  it("lists every operation of the served document, under its path", async () => {
-    const document = (await (await server.api("/openapi.json", { key: null })).json()) as { paths: Record<string, Record<string, { operationId: string }>> };
-    const expected = Object.entries(document.paths)
+  it("lists every operation of the served document, under its path, and every webhook, under its event type", async () => {
+    type Items = Record<string, Record<string, { operationId: string }>>;
+    const document = (await (await server.api("/openapi.json", { key: null })).json()) as { paths: Items; webhooks: Items };
+    const expected = [...Object.entries(document.paths), ...Object.entries(document.webhooks)]
       .flatMap(([path, item]) =>
         Object.entries(item)
           .filter(([method]) => METHODS.includes(method))
@@ -53,7 +54,7 @@ describe("the /docs page in Chromium", () => {
       }),
     );
     expect(rendered.sort()).toEqual(expected);
-    expect(expected.length).toBeGreaterThanOrEqual(18);
+    expect(expected.length).toBeGreaterThanOrEqual(18 + 7);
   });
 
   it("Authorize with a key, then Try it out on listPets: 200, the pets and the rate-limit headers", async () => {
