@@ -1,5 +1,6 @@
 // The document's `webhooks` section: one POST per type a delivery can carry, its body the type's
 // component from webhook-events.ts, its Standard Webhooks headers the parameters a receiver checks.
+import { EVENT_TYPES } from "./events.js";
 import type { JsonSchema } from "./route-types.js";
 import { TAGS } from "./tags.js";
 import { WEBHOOK_BODY_TYPES, webhookBodyComponent, type WebhookBodyType, type WebhookData } from "./webhook-events.js";
@@ -51,6 +52,8 @@ const WHAT: Record<WebhookBodyType, { summary: string; description: string }> = 
   },
 };
 
+const TO_SUBSCRIBERS = "Sent, with the same id as in GET /events, to each enabled endpoint whose `types` list it (empty: all).";
+
 const AT = "2026-05-04T12:00:00.000Z";
 const PET = { id: 42, name: "Rex", categoryId: 1, status: "available" } as const;
 const ORDER = { id: 7, petId: 42, status: "placed", createdAt: AT, updatedAt: AT } as const;
@@ -85,8 +88,8 @@ function webhookOperation(type: WebhookBodyType): JsonSchema {
       operationId: operationId(type),
       summary: WHAT[type].summary,
       description:
-        `${WHAT[type].description} Sent as \`POST <endpoint url>\` with \`Content-Type: application/json\`, \`User-Agent: petstore/<version>\` ` +
-        "and the Standard Webhooks signature headers, to each enabled endpoint whose `types` list this type (empty: all).",
+        `${WHAT[type].description}${(EVENT_TYPES as readonly string[]).includes(type) ? ` ${TO_SUBSCRIBERS}` : ""} ` +
+        "Sent as `POST <endpoint url>` with `Content-Type: application/json`, `User-Agent: petstore/<version>` and the Standard Webhooks signature headers.",
       tags: [TAGS.webhooks.name],
       // The receiver authenticates the sender by the signature headers; no API key is sent.
       security: [],
