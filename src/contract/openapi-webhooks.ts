@@ -79,8 +79,8 @@ const ANSWERS = {
   },
 };
 
-/** `pet.created` -> `petCreatedWebhook`. */
-const operationId = (type: WebhookBodyType) => `${webhookBodyComponent(type).replace(/Event$/, "").replace(/^./, (first) => first.toLowerCase())}Webhook`;
+/** `pet.created` -> `petCreated` (generators add their own "Webhook" to the names they derive). */
+const operationId = (type: WebhookBodyType) => webhookBodyComponent(type).replace(/Event$/, "").replace(/^./, (first) => first.toLowerCase());
 
 function webhookOperation(type: WebhookBodyType): JsonSchema {
   return {
