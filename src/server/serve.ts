@@ -230,7 +230,9 @@ async function serveInMemory(partial: PartialShared): Promise<Served> {
     app: worlds,
     description: "in memory (--ephemeral), nothing written",
     endStreams: () => worlds.current.streams.endAll(),
-    listening: () => warning && partial.logger.warn(warning),
+    listening: () => {
+      if (warning) partial.logger.warn(warning);
+    },
     close: () => worlds.close(),
   };
 }

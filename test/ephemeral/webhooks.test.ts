@@ -63,6 +63,12 @@ describe("serve --ephemeral with a seed's webhooks", () => {
     expect(await json(await server.api("/webhooks", { json: { url: `${hook.url}/new` } }))).toMatchObject({ id: 6 });
   });
 
+  it("says at start that loopback and private endpoints may be called, as --webhooks-allow-private does", async () => {
+    const hook = await receiver();
+    const server = await throwaway(hook.url);
+    expect(server.stderr()).toContain("webhooks: --ephemeral (as with --webhooks-allow-private): endpoints on loopback and private networks may be called");
+  });
+
   it("delivers a pet.created to 127.0.0.1, signed with the seed's secret, and lists it as succeeded", async () => {
     const hook = await receiver();
     const server = await throwaway(hook.url);
