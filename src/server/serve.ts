@@ -31,6 +31,8 @@ import { appOver, type ServeMetrics, type ServeShared } from "./serve-app.js";
 import { checkOutgoingUrl } from "../support/ssrf/index.js";
 import { receiverHealth } from "./webhooks/receiver-health.js";
 import { startDeliveries, type RunningDeliveries, type WebhookSettings } from "./webhooks/start-deliveries.js";
+import { privateTargetsAllowed, privateTargetsWarning } from "./webhooks/private-targets.js";
+import { checkSeedTargets } from "./seed/seed-targets.js";
 
 export type { ServeTls } from "./internal/tls.js";
 
@@ -115,6 +117,8 @@ export async function startServer(options: ServeOptions, io: ServeIO, given?: Se
   const initial = configFile ? await loadServeConfig(configFile) : defaultLimitsConfig();
   const limits = new ReloadableLimits(initial, () => (configFile ? loadServeConfig(configFile) : Promise.resolve(defaultLimitsConfig())), logger);
   const metrics = wantsMetrics(options) ? await createMetrics() : undefined;
+  // Checked as POST /v1/webhooks checks a URL, before anything opens (the CLI checks first, for its exit 2).
+  await checkSeedTargets(options.seed, privateTargetsAllowed(options));
   // Before the db is opened: an address or port that cannot be had then creates no file.
   await assertListenable(options.host, options.port);
   const admin = adminOfThisRun(options);
@@ -122,8 +126,8 @@ export async function startServer(options: ServeOptions, io: ServeIO, given?: Se
   // Always there in memory, so that PUT /admin/chaos can turn faults on; elsewhere only with --chaos.
   const control = options.chaos || options.ephemeral ? new ChaosControl(options.chaos?.faults, options.chaos?.seed) : undefined;
   const chaos = control && { control, settable: options.ephemeral === true };
-  // The SSRF check of endpoint URLs applies in memory too, where no deliveries are sent.
-  const webhooks = { wake: () => {}, refusedHost: refusedHost(options.webhooks?.allowPrivate ?? false) };
+  // In memory each world wakes its own deliveries; this is the SSRF check every world shares.
+  const webhooks = { wake: () => {}, refusedHost: refusedHost(privateTargetsAllowed(options)) };
   const partial = { options, logger, now, limits, initial, metrics, environmentAdmin, chaos, webhooks };
   const served = options.ephemeral ? await serveInMemory(partial) : await serveBackends(partial);
   let metricsListener: MetricsListener | undefined;
@@ -196,7 +200,7 @@ async function serveBackends(partial: PartialShared): Promise<Served> {
   });
   const tickets = eventTicketsFor(options.ticketSecret, store.spentTickets, isPostgresUrl(options.db), (message) => logger.warn(message));
   let deliveries: RunningDeliveries | undefined;
-  const webhooks = { refusedHost: refusedHost(options.webhooks?.allowPrivate ?? false), wake: () => deliveries?.wake() };
+  const webhooks = { refusedHost: refusedHost(privateTargetsAllowed(options)), wake: () => deliveries?.wake() };
   const { app, streams } = appOver({ store, limiter, listings, dbFile }, { ...partial, tickets, webhooks });
   return {
     app,
@@ -205,7 +209,8 @@ async function serveBackends(partial: PartialShared): Promise<Served> {
     endStreams: () => streams.endAll(),
     listening: () => {
       deliveries = startDeliveries(store, options.webhooks ?? {}, now, receiverHealth(logger, now), (message) => logger.warn(message));
-      if (options.webhooks?.allowPrivate) logger.warn("webhooks: --webhooks-allow-private: endpoints on loopback and private networks may be called");
+      const warning = privateTargetsWarning(options);
+      if (warning) logger.warn(warning);
     },
     close: async () => {
       await deliveries?.stop();
@@ -220,7 +225,16 @@ async function serveBackends(partial: PartialShared): Promise<Served> {
 async function serveInMemory(partial: PartialShared): Promise<Served> {
   const { openEphemeralWorlds } = await import("./ephemeral/open-worlds.js");
   const worlds = await openEphemeralWorlds(partial);
-  return { app: worlds, description: "in memory (--ephemeral), nothing written", endStreams: () => worlds.current.streams.endAll(), close: () => worlds.close() };
+  const warning = privateTargetsWarning(partial.options);
+  return {
+    app: worlds,
+    description: "in memory (--ephemeral), nothing written",
+    endStreams: () => worlds.current.streams.endAll(),
+    listening: () => {
+      if (warning) partial.logger.warn(warning);
+    },
+    close: () => worlds.close(),
+  };
 }
 
 /**

@@ -3,11 +3,13 @@
 // admin key, `server reset` restores the seed, and --seed without --ephemeral fills an empty db.
 import { spawn, type ChildProcess } from "node:child_process";
 import { watch, type FSWatcher } from "node:fs";
-import { copyFile, mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { Webhook } from "standardwebhooks";
 import { runCli } from "../cli/helpers/run-cli.js";
+import { startReceiver, type Received } from "../helpers/webhook-receiver.js";
 import { SEED_ADMIN, SEED_FILE } from "../ephemeral/helpers.js";
 import { BIN, serveToExit, startServeProcess, tempDbPath } from "../helpers/serve-process.js";
 
@@ -40,6 +42,15 @@ function serve(args: string[], options: { cwd?: string; env?: Record<string, str
   return { child, ready, exited, stderr: () => stderr, stdout: () => stdout };
 }
 
+/** A seed endpoint's fixed signing secret: `whsec_` and the base64 of 32 bytes. */
+const HOOK_SECRET = "whsec_YSBmaXhlZCBzZWNyZXQgYSB0ZXN0IGtub3dzOiAzMkI=";
+const hookAt = (url: string, extra: Record<string, unknown> = {}) => ({ webhooks: [{ url, secret: HOOK_SECRET, ...extra }] });
+
+function verifiedBySeedSecret(request: Received): { type: string; data: Record<string, unknown> } {
+  const headers = Object.fromEntries(["webhook-id", "webhook-timestamp", "webhook-signature"].map((name) => [name, String(request.headers[name])]));
+  return new Webhook(HOOK_SECRET).verify(request.body, headers) as never;
+}
+
 const envOf = (text: string) => Object.fromEntries(text.trim().split("\n").map((line) => line.split(/=(.*)/s).slice(0, 2)));
 
 describe("serve --seed: a bad seed", () => {
@@ -51,6 +62,14 @@ describe("serve --seed: a bad seed", () => {
     [{ keys: [{ key: "ps_short", plan: "pro" }] }, "keys[0].key: must be ps_ and 40 letters or digits"],
     [{ keys: [{ key: SEED_ADMIN, plan: "enterprise" }] }, "keys[0].perMinute: is required for the enterprise plan"],
     [{ keys: [{ key: SEED_ADMIN, plan: "gold" }] }, "keys[0].plan: must be one of free, pro, business, enterprise"],
+    [hookAt("ftp://127.0.0.1/hook"), "webhooks[0].url: must be an http or https URL, not ftp:"],
+    [hookAt("http://user:pw@127.0.0.1/hook"), "webhooks[0].url: must not carry a user name or password"],
+    [hookAt("http://127.0.0.1/hook", { types: ["pet.created", "pet.eaten"] }), 'webhooks[0].types.1: must be one of pet.created'],
+    [{ webhooks: [{ url: "http://127.0.0.1/a", secret: HOOK_SECRET }, { url: "http://127.0.0.1/b" }] }, "webhooks[1].secret: is required"],
+    [hookAt("http://127.0.0.1/hook", { secret: "whsec_tooShort" }), "webhooks[0].secret: must be whsec_ and the base64 of 32 bytes"],
+    [hookAt("http://127.0.0.1/hook", { colour: "red" }), "webhooks[0].colour: unknown field"],
+    // Loopback is let through in memory; cloud metadata never is.
+    [hookAt("http://169.254.169.254/latest/meta-data"), "webhooks[0].url: the URL's host is 169.254.169.254"],
   ])("%j exits 2 naming %s, and nothing listens", async (seed, named) => {
     const dir = await temp("bad-seed");
     const file = join(dir, "seed.json");
@@ -59,6 +78,7 @@ describe("serve --seed: a bad seed", () => {
     expect(code).toBe(2);
     expect(stdout).toBe("");
     expect(stderr).toContain(named);
+    expect(stderr).not.toContain("whsec_tooShort");
   });
 
   it("exits 2 for a file that is missing or not JSON, naming it", async () => {
@@ -76,7 +96,9 @@ describe("serve --seed: a bad seed", () => {
 describe("serve --ephemeral", () => {
   it("writes nothing in the working folder, the temporary folder or HOME (no db, lock, counters, code cache)", async () => {
     const [work, tmp, home, seeds] = await Promise.all([temp("work"), temp("tmp"), temp("home"), temp("seeds")]);
-    await copyFile(SEED_FILE, join(seeds, "seed.json"));
+    const hook = await startReceiver();
+    const fixture = JSON.parse(await readFile(SEED_FILE, "utf8")) as Record<string, unknown>;
+    await writeFile(join(seeds, "seed.json"), JSON.stringify({ ...fixture, ...hookAt(hook.url, { id: 7 }) }));
     const changes: string[] = [];
     const watchers: FSWatcher[] = [work, tmp, home].map((dir) => watch(dir, { recursive: true }, (kind, name) => changes.push(`${dir}: ${kind} ${name}`)));
     try {
@@ -89,6 +111,12 @@ describe("serve --ephemeral", () => {
       const call = (path: string, init: RequestInit = {}) => fetch(`${env.PETSTORE_BASE_URL}${path}`, { ...init, headers: { authorization: `Bearer ${env.PETSTORE_API_KEY}`, "content-type": "application/json" } });
       expect((await call("/pets", { method: "POST", body: JSON.stringify({ name: "Written?", categoryId: 1 }) })).status).toBe(201);
       expect((await call("/keys", { method: "POST", body: JSON.stringify({ plan: "pro" }) })).status).toBe(201);
+      // Webhooks too: a delivery of the seed's endpoint, a test event, an endpoint added, the deliveries listed.
+      expect((await call("/webhooks/7/test", { method: "POST" })).status).toBe(200);
+      expect((await call("/webhooks", { method: "POST", body: JSON.stringify({ url: `${hook.url}/added` }) })).status).toBe(201);
+      const received = await hook.waitFor(2);
+      expect(received.map((request) => verifiedBySeedSecret(request).type).sort()).toEqual(["pet.created", "webhook.test"]);
+      await expect.poll(async () => (await (await call("/webhooks/7/deliveries")).json()) as unknown[]).toHaveLength(2);
       expect((await call("/admin/reset", { method: "POST" })).status).toBe(204);
       server.child.kill("SIGTERM");
       expect(await server.exited).toBe(0);
@@ -97,6 +125,7 @@ describe("serve --ephemeral", () => {
       for (const dir of [work, tmp, home]) expect(await readdir(dir, { recursive: true })).toEqual([]);
     } finally {
       for (const watcher of watchers) watcher.close();
+      await hook.close();
     }
   });
 
@@ -173,6 +202,34 @@ describe("serve --seed without --ephemeral", () => {
     expect(stdout).toBe("");
     expect(stderr).toContain(`--seed fills only an empty db, and ${dbPath} holds pets, keys or orders`);
     expect(await readFile(dbPath, "utf8")).toBe(before);
+  });
+});
+
+describe("serve --seed with webhooks without --ephemeral", () => {
+  it("refuses an endpoint on loopback (exit 2 naming it, no db created) unless --webhooks-allow-private, which fills the db and delivers", async () => {
+    const hook = await startReceiver();
+    try {
+      const dir = await temp("seed-hooks");
+      const file = join(dir, "seed.json");
+      await writeFile(file, JSON.stringify({ keys: [{ key: SEED_ADMIN, plan: "enterprise", admin: true, perMinute: 100000, perDay: 10000000 }], ...hookAt(hook.url, { id: 3 }) }));
+      const dbPath = await tempDbPath();
+      const refused = await serveToExit(["--port", "0", "--db", dbPath, "--seed", file]);
+      expect(refused).toMatchObject({ code: 2, stdout: "" });
+      expect(refused.stderr).toContain("webhooks[0].url: the URL's host is 127.0.0.1");
+      expect(refused.stderr).toContain("--webhooks-allow-private");
+      await expect(stat(dbPath)).rejects.toThrow();
+
+      const server = await startServeProcess({ dbPath, adminKey: null, args: ["--seed", file, "--webhooks-allow-private"] });
+      const headers = { authorization: `Bearer ${SEED_ADMIN}`, "content-type": "application/json" };
+      const listed = (await (await fetch(`${server.baseUrl}/webhooks`, { headers })).json()) as Array<{ id: number; url: string }>;
+      expect(listed.map(({ id, url }) => ({ id, url }))).toEqual([{ id: 3, url: hook.url }]);
+      expect((await fetch(`${server.baseUrl}/pets`, { method: "POST", headers, body: JSON.stringify({ name: "Filed", categoryId: 1 }) })).status).toBe(201);
+      const [request] = await hook.waitFor(1);
+      expect(verifiedBySeedSecret(request!)).toMatchObject({ type: "pet.created", data: { name: "Filed" } });
+      await server.stop();
+    } finally {
+      await hook.close();
+    }
   });
 });
 

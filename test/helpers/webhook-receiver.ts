@@ -18,6 +18,8 @@ export interface WebhookReceiver {
   answer(next: Answer | ((received: Received) => Answer)): void;
   /** Resolves once `count` requests have arrived; fails after `ms`. */
   waitFor(count: number, ms?: number): Promise<Received[]>;
+  /** Requests left hanging ("hang") whose connection the sender closed before any answer. */
+  cutOff(): number;
   close(): Promise<void>;
 }
 
@@ -25,6 +27,8 @@ export async function startReceiver(path = "/hook"): Promise<WebhookReceiver> {
   const received: Received[] = [];
   const hanging = new Set<ServerResponse>();
   let answer: Answer | ((received: Received) => Answer) = { status: 200, body: "ok" };
+  let cutOff = 0;
+  let closing = false;
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -34,6 +38,9 @@ export async function startReceiver(path = "/hook"): Promise<WebhookReceiver> {
       const chosen = typeof answer === "function" ? answer(entry) : answer;
       if (chosen === "hang") {
         hanging.add(response);
+        response.once("close", () => {
+          if (!closing) cutOff++;
+        });
         return;
       }
       response.writeHead(chosen.status, chosen.headers).end(chosen.body ?? "");
@@ -52,7 +59,9 @@ export async function startReceiver(path = "/hook"): Promise<WebhookReceiver> {
       }
       return received;
     },
+    cutOff: () => cutOff,
     close: async () => {
+      closing = true;
       for (const response of hanging) response.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

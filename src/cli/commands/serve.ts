@@ -41,7 +41,7 @@ export function registerServe(program: Command, ctx: CliContext, setExitCode: (c
     .option("--webhook-retry-for <duration>", "retry a failing webhook delivery this long, then mark it failed (env PETSTORE_WEBHOOK_RETRY_FOR, default 3d)")
     .option("--webhooks-allow-private", "let webhook endpoints be on loopback and private networks: local development only (env PETSTORE_WEBHOOKS_ALLOW_PRIVATE=1)")
     .option("--ephemeral", "keep everything in memory and write nothing; POST /v1/admin/reset restores the seed (for tests)")
-    .option("--seed <file>", "start with these pets, orders and keys (JSON); without --ephemeral, fills an empty db")
+    .option("--seed <file>", "start with these pets, orders, keys and webhooks (JSON); without --ephemeral, fills an empty db")
     .option("--write-env <path>", "once listening, write PETSTORE_BASE_URL and PETSTORE_API_KEY (admin) to this file, atomically")
     .option("--print-env", "once listening, print PETSTORE_BASE_URL and PETSTORE_API_KEY (admin) on stdout")
     .option("--chaos <spec>", 'faults on purpose, for testing clients: "latency=200ms@10%,status=503@2%,reset=1%"')
@@ -58,8 +58,9 @@ export function registerServe(program: Command, ctx: CliContext, setExitCode: (c
         "\nSignals: SIGTERM and SIGINT stop gracefully; SIGHUP reloads the --config limits file.\n",
     )
     .action(async (flags: ServeFlags & ServeThrowawayFlags) => {
-      const { resolveThrowaway } = await import("../internal/serve-throwaway.js");
+      const { checkSeedTargetsOf, resolveThrowaway } = await import("../internal/serve-throwaway.js");
       const options = { ...resolveServeOptions(flags, ctx), ...(await resolveThrowaway(flags, ctx.now)) };
+      await checkSeedTargetsOf(options);
       const { runServe } = await import("../../server/serve.js");
       setExitCode(await runServe(options, { stdout: droppedWhenClosed(ctx.io.stdout), stderr: droppedWhenClosed(ctx.io.stderr) }));
     });

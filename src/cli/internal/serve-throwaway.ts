@@ -61,3 +61,20 @@ async function readSeed(file: string, now: () => number): Promise<ServeOptions["
     throw error;
   }
 }
+
+/**
+ * The seed's webhook URLs through the SSRF check, once `--webhooks-allow-private` is known: a host
+ * that may not be called is a bad record too (exit 2, nothing listens).
+ */
+export async function checkSeedTargetsOf(options: Pick<ServeOptions, "seed" | "ephemeral" | "webhooks">): Promise<void> {
+  if (!options.seed?.webhookUrls) return;
+  const { checkSeedTargets } = await import("../../server/seed/seed-targets.js");
+  const { privateTargetsAllowed } = await import("../../server/webhooks/private-targets.js");
+  const { SeedError } = await import("../../server/seed/seed-data.js");
+  try {
+    await checkSeedTargets(options.seed, privateTargetsAllowed(options));
+  } catch (error) {
+    if (error instanceof SeedError) throw new UsageError(`--seed ${error.message}`);
+    throw error;
+  }
+}

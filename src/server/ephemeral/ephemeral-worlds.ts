@@ -7,11 +7,14 @@ import type { RateLimiter } from "../../limits/rate-limiter.js";
 import type { Store } from "../../store/store.js";
 import { sseServerReset } from "../events/sse-format.js";
 import type { StreamRegistry } from "../events/stream-registry.js";
+import type { RunningDeliveries } from "../webhooks/start-deliveries.js";
 
 export interface World {
   store: Store;
   limiter: RateLimiter;
   streams: StreamRegistry;
+  /** The webhook deliveries of this world's store, sent as the file engine sends them. */
+  deliveries: RunningDeliveries;
   app: Pick<H3, "fetch">;
 }
 
@@ -37,13 +40,18 @@ export class EphemeralWorlds {
 
   readonly fetch = (request: Request): ReturnType<H3["fetch"]> => this.#current.app.fetch(request);
 
-  /** Builds a world from the seed, swaps it in, then ends the old one's streams with a `reset` event. */
+  /**
+   * Builds a world from the seed, swaps it in, then ends the old one's streams with a `reset` event
+   * and its deliveries: attempts under way are cut off before the reset answers, so no delivery of
+   * the old world starts or ends after it, and none pending is ever sent.
+   */
   reset(): Promise<void> {
     const run = this.#queue.then(async () => {
       const next = await this.#build();
       const old = this.#current;
       this.#current = next;
       old.streams.endAll(sseServerReset());
+      await old.deliveries.abandon();
       // In memory: closing settles its timers; nothing is written.
       await Promise.allSettled([old.limiter.close(), old.store.close()]);
     });
@@ -55,6 +63,8 @@ export class EphemeralWorlds {
     await this.#queue;
     const world = this.#current;
     world.streams.endAll();
+    // Nothing pending outlives the process anyway: waiting for a slow receiver would only delay the stop.
+    await world.deliveries.abandon();
     await world.limiter.close();
     await world.store.close();
   }

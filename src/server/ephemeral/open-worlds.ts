@@ -7,10 +7,12 @@ import { MemorySpentTickets } from "../../store/spent-tickets.js";
 import { EventTickets } from "../events/event-tickets.js";
 import { appOver, type AppSettings, type ServeShared } from "../serve-app.js";
 import type { Seed } from "../seed/seed-data.js";
+import { receiverHealth } from "../webhooks/receiver-health.js";
+import { startDeliveries, type WebhookSettings } from "../webhooks/start-deliveries.js";
 import { EphemeralWorlds } from "./ephemeral-worlds.js";
 
 export type EphemeralShared = Omit<ServeShared, "tickets" | "admin" | "options"> & {
-  options: AppSettings & { seed?: Seed; ticketSecret?: string };
+  options: AppSettings & { seed?: Seed; ticketSecret?: string; webhooks?: WebhookSettings };
 };
 
 /** The first world, and how each reset builds the next from the same seed. */
@@ -25,8 +27,12 @@ export async function openEphemeralWorlds(partial: EphemeralShared): Promise<Eph
     // A copy each time: the store freezes and indexes what it is given.
     const store = await openMemoryStore(now, seed ? structuredClone(seed) : undefined);
     const limiter = new MemoryRateLimiter({ ban: initial.ban, now, warn: (message) => logger.warn(message) });
-    const { app, streams } = appOver({ store, limiter }, shared);
-    return { store, limiter, streams, app };
+    // A throwaway server's receivers are the test suite's own, on loopback: see private-targets.ts.
+    const settings = { ...options.webhooks, allowPrivate: true };
+    const deliveries = startDeliveries(store, settings, now, receiverHealth(logger, now), (message) => logger.warn(message));
+    const webhooks = shared.webhooks && { ...shared.webhooks, wake: () => deliveries.wake() };
+    const { app, streams } = appOver({ store, limiter }, { ...shared, webhooks });
+    return { store, limiter, streams, deliveries, app };
   });
   return holder.worlds;
 }

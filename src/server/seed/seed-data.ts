@@ -7,6 +7,7 @@ import { summarizeIssue } from "../../contract/validation.js";
 import type { KeyRecord } from "../../store/key-store.js";
 import type { OrderRecord } from "../../store/indexed/order-records.js";
 import type { PetRecord } from "../../store/indexed/records.js";
+import type { WebhookRecord } from "../../store/webhook-store.js";
 import { emptyStoreData, type StoreData } from "../../store/indexed/store-state.js";
 import { keyRecordFor } from "../keys/issue-key.js";
 import { generateKeyId } from "../keys/secrets.js";
@@ -17,9 +18,11 @@ import {
   SeedKeyIdentitySchema,
   SeedOrderSchema,
   SeedPetSchema,
+  SeedWebhookSchema,
   type SeedKey,
   type SeedOrder,
   type SeedPet,
+  type SeedWebhook,
 } from "./seed-schema.js";
 
 /** A seed that cannot be used; the message names the record (`pets[3].categoryId: ...`). */
@@ -34,6 +37,8 @@ export interface Seed {
   data: StoreData;
   /** The secret of the seed's first admin key, when it has one: what --write-env hands out. */
   adminSecret?: string;
+  /** The endpoints' URLs in the seed's order, for the address check, which depends on the server's settings. */
+  webhookUrls?: string[];
 }
 
 /** Checks `json` (a parsed seed file) and returns the store's data; throws SeedError naming the first bad field. */
@@ -44,6 +49,7 @@ export function parseSeed(json: unknown, now: () => number): Seed {
   const orders = withIds((document.orders ?? []).map((order, index) => checkedOrder(order, index, petIds)), "orders");
   const keys = (document.keys ?? []).map((key, index) => checkedKey(key, index));
   assertUniqueSecrets(keys);
+  const webhooks = withIds((document.webhooks ?? []).map((webhook, index) => checked(SeedWebhookSchema, webhook, `webhooks[${index}]`)), "webhooks");
   const at = new Date(now()).toISOString();
   const data: StoreData = {
     ...emptyStoreData(),
@@ -52,8 +58,10 @@ export function parseSeed(json: unknown, now: () => number): Seed {
     nextOrderId: highest(orders) + 1,
     orders: orders.map((order) => toOrderRecord(order, at)).sort((a, b) => a.id - b.id),
     keys: keys.map((key) => toKeyRecord(key, now)),
+    ...(webhooks.length > 0 ? { nextWebhookId: highest(webhooks) + 1, webhooks: webhooks.map((webhook) => toWebhookRecord(webhook, at)).sort((a, b) => a.id - b.id) } : {}),
   };
-  return { data, adminSecret: keys.find((key) => key.admin)?.key };
+  const webhookUrls = webhooks.length > 0 ? { webhookUrls: webhooks.map((webhook) => webhook.url) } : {};
+  return { data, adminSecret: keys.find((key) => key.admin)?.key, ...webhookUrls };
 }
 
 function checked<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
@@ -122,4 +130,11 @@ function toKeyRecord(key: SeedKey, now: () => number): KeyRecord {
   const scopes = canonicalScopes(key.admin || key.scopes === undefined ? UNSCOPED_KEY_SCOPES : key.scopes);
   const fields = { plan: key.plan, name: key.name ?? null, admin: key.admin ?? false, scopes, limits, expiresAt: key.expiresAt ?? null };
   return keyRecordFor(key.key, fields, now, key.id ?? generateKeyId());
+}
+
+function toWebhookRecord(webhook: SeedWebhook & { id: number }, at: string): WebhookRecord {
+  const { id, url, secret } = webhook;
+  // As POST /v1/webhooks: a type listed twice is kept once.
+  const types = [...new Set(webhook.types ?? [])];
+  return { id, url, types, description: webhook.description ?? null, enabled: webhook.enabled ?? true, secret, previousSecret: null, previousSecretUntil: null, createdAt: at, updatedAt: at };
 }

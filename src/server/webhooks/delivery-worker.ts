@@ -55,6 +55,7 @@ export class DeliveryWorker {
   #claiming: Promise<void> | undefined;
   #again = false;
   #stopped = false;
+  #abandoned = false;
 
   constructor(options: DeliveryWorkerOptions) {
     this.#options = { ...DEFAULTS, ...withoutUndefined(options) } as DeliveryWorkerOptions & typeof DEFAULTS;
@@ -87,6 +88,15 @@ export class DeliveryWorker {
     this.#options.timers.clearTimeout(this.#timer);
     await this.#claiming;
     await Promise.all(this.#running);
+  }
+
+  /**
+   * Stops at once, for a store about to be thrown away (a reset): nothing more is sent, and the
+   * attempts under way, which the caller cuts off, are neither recorded nor reported.
+   */
+  async abandon(): Promise<void> {
+    this.#abandoned = true;
+    await this.stop();
   }
 
   /** Deliveries claimed by this instance and not yet recorded. */
@@ -125,6 +135,7 @@ export class DeliveryWorker {
   }
 
   #pump(webhookId: number): void {
+    if (this.#abandoned) return;
     const endpoint = this.#endpointOf(webhookId);
     while (endpoint.inFlight < this.#options.maxInFlight && endpoint.queue.length > 0) {
       const item = endpoint.queue.shift()!;
@@ -149,6 +160,7 @@ export class DeliveryWorker {
       body: delivery.payload,
       secrets: signingSecrets(webhook, this.#options.now()),
     });
+    if (this.#abandoned) return;
     let after: DeliveryRecord | undefined;
     try {
       after = await this.#options.deliveries.record(delivery.id, this.#outcome(delivery, result));

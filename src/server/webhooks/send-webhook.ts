@@ -33,13 +33,16 @@ export interface SenderDeps {
   nowSeconds: () => number;
   /** Elapsed time, for the duration (performance.now). */
   elapsedMs: () => number;
+  /** Cuts every attempt off at once (the sender is being thrown away); the timeout applies as well. */
+  stop?: AbortSignal;
 }
 
 /** POSTs one signed delivery; never throws: a failure is in the result. */
 export async function sendWebhook(target: WebhookRequest, deps: SenderDeps): Promise<SendResult> {
   const started = deps.elapsedMs();
   const signed = signWebhook({ id: target.messageId, timestamp: deps.nowSeconds(), body: target.body, secrets: target.secrets });
-  const signal = AbortSignal.timeout(deps.timeoutMs);
+  const timeout = AbortSignal.timeout(deps.timeoutMs);
+  const signal = deps.stop ? AbortSignal.any([timeout, deps.stop]) : timeout;
   try {
     const url = new URL(target.url);
     const answer = await deps.dispatch({
@@ -56,7 +59,7 @@ export async function sendWebhook(target: WebhookRequest, deps: SenderDeps): Pro
     const retryAfter = headerOf(answer.headers["retry-after"]);
     return { statusCode: answer.statusCode, error: null, response, durationMs: deps.elapsedMs() - started, ...(retryAfter ? { retryAfter } : {}) };
   } catch (error) {
-    const why = signal.aborted ? `no answer within ${deps.timeoutMs / 1000} s` : describeFailure(error);
+    const why = timeout.aborted ? `no answer within ${deps.timeoutMs / 1000} s` : describeFailure(error);
     return { statusCode: null, error: why, response: null, durationMs: deps.elapsedMs() - started };
   }
 }

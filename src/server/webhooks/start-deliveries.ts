@@ -31,7 +31,10 @@ export interface WebhookSettings {
 
 export interface RunningDeliveries {
   wake(): void;
+  /** Graceful: waits for the attempts under way (each ends within the timeout). */
   stop(): Promise<void>;
+  /** At once: cuts the attempts under way off and records nothing more (a store thrown away). */
+  abandon(): Promise<void>;
 }
 
 /** Starts sending what is due; `now` is the server's clock (tests move it to cross retry delays). */
@@ -43,6 +46,7 @@ export function startDeliveries(
   warn?: (message: string) => void,
 ): RunningDeliveries {
   const timeoutMs = settings.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
+  const cut = new AbortController();
   const dispatcher = settings.dispatcher ?? createGuardedAgent({ allowPrivate: settings.allowPrivate ?? false, connect: { timeout: timeoutMs } });
   const worker = new DeliveryWorker({
     deliveries: store.deliveries,
@@ -53,6 +57,7 @@ export function startDeliveries(
         timeoutMs,
         nowSeconds: () => Math.floor((settings.wallClock ?? Date.now)() / 1000),
         elapsedMs: () => performance.now(),
+        stop: cut.signal,
       }),
     now,
     random: settings.random ?? Math.random,
@@ -71,6 +76,14 @@ export function startDeliveries(
       unsubscribe();
       await worker.stop();
       if (!settings.dispatcher) await dispatcher.close();
+    },
+    abandon: async () => {
+      unsubscribe();
+      // Marked first, so that no attempt the abort ends is recorded or reported as a receiver's failure.
+      const abandoned = worker.abandon();
+      cut.abort();
+      await abandoned;
+      if (!settings.dispatcher) await dispatcher.destroy();
     },
   };
 }

@@ -52,7 +52,7 @@ export async function writeNewFileData(path: string, data: StoreData, options: F
 }
 
 function isEmpty(data: StoreData): boolean {
-  return data.pets.length === 0 && data.keys.length === 0 && data.orders.length === 0;
+  return data.pets.length === 0 && data.keys.length === 0 && data.orders.length === 0 && (data.webhooks ?? []).length === 0;
 }
 
 async function underLock<T>(file: string, options: FileDataOptions, run: () => Promise<T>): Promise<T> {

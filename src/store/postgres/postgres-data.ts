@@ -62,11 +62,25 @@ async function readInTransaction(client: PoolClient): Promise<StoreData> {
   };
 }
 
-/** Loads `data` into an empty database; refuses one that holds any pet, key or order. */
+/** The endpoints (a seed's, secrets and all) and their id counter; deliveries are not carried over. */
+async function writeWebhooks(client: PoolClient, data: StoreData): Promise<void> {
+  const webhooks = data.webhooks ?? [];
+  for (const w of webhooks) {
+    await client.query(
+      `INSERT INTO webhooks (id, url, types, description, enabled, secret, previous_secret, previous_secret_until, created_at, updated_at)
+       OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [w.id, w.url, w.types, w.description, w.enabled, w.secret, w.previousSecret, w.previousSecretUntil, w.createdAt, w.updatedAt],
+    );
+  }
+  const next = Math.max(data.nextWebhookId ?? 1, ...webhooks.map((w) => w.id + 1));
+  if (next > 1) await client.query("SELECT setval(pg_get_serial_sequence('webhooks', 'id'), $1, false)", [next]);
+}
+
+/** Loads `data` into an empty database; refuses one that holds any pet, key, order or webhook endpoint. */
 export async function writePostgresData(url: string, data: StoreData): Promise<void> {
   await withDatabase(url, "SERIALIZABLE", async (client) => {
     const { rows } = await client.query<{ held: boolean }>(
-      "SELECT EXISTS (SELECT 1 FROM pets) OR EXISTS (SELECT 1 FROM api_keys) OR EXISTS (SELECT 1 FROM orders) AS held",
+      "SELECT EXISTS (SELECT 1 FROM pets) OR EXISTS (SELECT 1 FROM api_keys) OR EXISTS (SELECT 1 FROM orders) OR EXISTS (SELECT 1 FROM webhooks) AS held",
     );
     if (rows[0]?.held) throw new StoreNotEmptyError("the database");
     await client.query(
@@ -89,6 +103,7 @@ export async function writePostgresData(url: string, data: StoreData): Promise<v
     }
     await client.query("SELECT setval(pg_get_serial_sequence('pets', 'id'), $1, false)", [Math.max(data.nextPetId, ...data.pets.map((p) => p.id + 1))]);
     await client.query("SELECT setval(pg_get_serial_sequence('orders', 'id'), $1, false)", [Math.max(data.nextOrderId, ...data.orders.map((o) => o.id + 1))]);
+    await writeWebhooks(client, data);
   });
 }
 
