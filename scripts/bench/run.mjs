@@ -16,8 +16,8 @@ const PLANS = {
   // Load runs of 5 s: seven paired rounds for scenario 1 against node:http and fastify, seven for
   // a scoped key against an unscoped one, three alternating rounds for the other GET comparisons:
   // about 5 minutes in all.
-  full: { seconds: 5, pairedRounds: 7, rounds: 3, warmupSeconds: 2, postSeconds: 10, cliRuns: 20, limiterSeconds: 6, metricsProcesses: 5, metricsPairs: 300, events: { streams: 1_000, rate: 1_000 }, millionPets: 1_000_000, journalSeconds: 5, jqRuns: 5 },
-  quick: { seconds: 1, pairedRounds: 1, rounds: 1, warmupSeconds: 0.5, postSeconds: 1, cliRuns: 5, limiterSeconds: 3, metricsProcesses: 1, metricsPairs: 100, events: { streams: 100, rate: 100 }, millionPets: 100_000, journalSeconds: 1, jqRuns: 1 },
+  full: { seconds: 5, pairedRounds: 7, rounds: 3, warmupSeconds: 2, postSeconds: 10, cliRuns: 20, limiterSeconds: 6, metricsProcesses: 5, metricsPairs: 300, events: { streams: 1_000, rate: 1_000 }, webhooks: { endpoints: 10, rate: 500, seconds: 20 }, millionPets: 1_000_000, journalSeconds: 5, jqRuns: 5 },
+  quick: { seconds: 1, pairedRounds: 1, rounds: 1, warmupSeconds: 0.5, postSeconds: 1, cliRuns: 5, limiterSeconds: 3, metricsProcesses: 1, metricsPairs: 100, events: { streams: 100, rate: 100 }, webhooks: { endpoints: 10, rate: 100, seconds: 2 }, millionPets: 100_000, journalSeconds: 1, jqRuns: 1 },
 };
 
 const USAGE = "usage: npm run bench [-- --quick] [-- --out file.json]";

@@ -15,6 +15,7 @@ import { wallTimes } from "./lib/wall-time.mjs";
 import { limiterPause, limiterControlRows } from "./limiter-saves.mjs";
 import { inventoryPairs, ordersRun, storeRows } from "./store.mjs";
 import { eventsRows } from "./events.mjs";
+import { webhooksRows } from "./webhooks.mjs";
 import { ephemeralRows } from "./ephemeral.mjs";
 import { millionRows } from "./million.mjs";
 import { compressionRow, compressionTargets } from "./compression.mjs";
@@ -65,6 +66,10 @@ export async function runScenarios({ root, work, plan, log }) {
     log(`events scenario failed: ${error.stack ?? error}`);
     return [row({ id: "8", scenario: "event streams", figure: NaN, unit: "", problem: `failed: ${error.message}` })];
   });
+  const webhooks = await webhooksRows(ctx, plan.webhooks).catch((error) => {
+    log(`webhooks scenario failed: ${error.stack ?? error}`);
+    return [row({ id: "W", scenario: "webhook deliveries", figure: NaN, unit: "", problem: `failed: ${error.message}` })];
+  });
   const metricsRow = row({ id: "1", scenario: `  /metrics on: extra CPU per request (in-process, interleaved, ${plan.metricsProcesses === 1 ? "one process" : `median of ${plan.metricsProcesses} processes`})`, figure: metricsPercent,
     unit: "%", goal: ["<=", 3], absolute: true });
   const million = await millionRows(ctx, join(work, SERVE_CONFIG)).catch((error) => {
@@ -79,7 +84,7 @@ export async function runScenarios({ root, work, plan, log }) {
     log(`throwaway server scenario failed: ${error.stack ?? error}`);
     return [row({ id: "T", scenario: "serve --ephemeral", figure: NaN, unit: "", problem: `failed: ${error.message}` })];
   });
-  return { rows: [...rowsOf({ get, jsonServerPost, post10k, big, limiter }), ...million, metricsRow, ...store, ...clientRssRows(clientRss), ...clientJqRows(jq), ...events, ...search, ...ephemeral], runs: ctx.runs };
+  return { rows: [...rowsOf({ get, jsonServerPost, post10k, big, limiter }), ...million, metricsRow, ...store, ...clientRssRows(clientRss), ...clientJqRows(jq), ...events, ...webhooks, ...search, ...ephemeral], runs: ctx.runs };
 }
 
 /**
