@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Pool } from "undici";
 import { startPetstore } from "./lib/petstore-server.mjs";
-import { cpuMsOf, killAll, pinSelf } from "./lib/processes.mjs";
+import { cpuMsOf, killAll, pinSelf, runQueueMsOf } from "./lib/processes.mjs";
 import { formatTable, row } from "./lib/report.mjs";
 import { median, medianRun, takeTurns } from "./lib/rounds.mjs";
 import { SECRETS, writePetstoreDb } from "./lib/seed.mjs";
@@ -56,7 +56,7 @@ async function deliveryRun(ctx, { healthy, silent, rate, seconds, name }) {
           `${silent > 0 ? ` and ${silent} silent` : ""}: delivery p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, max ${result.max.toFixed(1)} ms; ` +
           `${result.missing} missing after ${(result.drainedAfterMs / 1000).toFixed(1)} s of drain (per endpoint ${result.missingPerEndpoint.join(" ")}), ` +
           `${result.duplicates} duplicates${silent > 0 ? `, ${result.silentRequests} requests reached the silent endpoint` : ""}; ` +
-          `server CPU ${result.serverCpuMsPerCreate.toFixed(3)} ms per create; on the load core: receivers ${(result.receiverCpuShare * 100).toFixed(0)}%, ` +
+          `server CPU ${result.serverCpuMsPerCreate.toFixed(3)} ms per create, waiting for its core ${(result.serverWaitShare * 100).toFixed(0)}% of the time; on the load core: receivers ${(result.receiverCpuShare * 100).toFixed(0)}%, ` +
           `creating process ${(result.creatorCpuShare * 100).toFixed(0)}% of a core`,
       );
       return result;
@@ -173,6 +173,7 @@ async function createsAtRate(server, receivers, rate, seconds) {
   const pool = new Pool(server.origin, { connections: 32 });
   receivers.start();
   const serverCpuBefore = cpuMsOf(server.pid);
+  const serverWaitBefore = runQueueMsOf(server.pid);
   const ownCpuBefore = process.cpuUsage();
   const started = now();
   const end = started + seconds * 1000;
@@ -197,6 +198,7 @@ async function createsAtRate(server, receivers, rate, seconds) {
   const measured = await receivers.measure(createdAt);
   // Counted to the end of the drain: the deliveries are the server's work of these creates too.
   const serverCpuMsPerCreate = (cpuMsOf(server.pid) - serverCpuBefore) / createdAt.size;
+  const serverWaitShare = (runQueueMsOf(server.pid) - serverWaitBefore) / (now() - started);
   const latencies = Float64Array.from(measured.latencies).sort();
   return {
     ...measured,
@@ -206,6 +208,7 @@ async function createsAtRate(server, receivers, rate, seconds) {
     creatorCpuShare: (ownCpu.user + ownCpu.system) / 1000 / wallMs,
     receiverCpuShare: measured.cpuMs / measured.wallMs,
     serverCpuMsPerCreate,
+    serverWaitShare,
     p50: latencies[Math.floor(latencies.length * 0.5)] ?? NaN,
     p99: latencies[Math.floor(latencies.length * 0.99)] ?? NaN,
     max: latencies[latencies.length - 1] ?? NaN,
@@ -217,6 +220,8 @@ function deliveryProblem(result, rate) {
   const problems = [];
   if (result.missing > 0) problems.push(`${result.missing} deliveries missing (per endpoint ${result.missingPerEndpoint.join(" ")})`);
   if (result.createdPerSecond < rate * 0.95) problems.push(`creates ran at ${result.createdPerSecond.toFixed(0)}/s, not ${rate}/s`);
+  // Runnable but not running: the figure is the machine's, not the server's.
+  if (result.serverWaitShare > 0.25) problems.push(`the server waited for its core ${(result.serverWaitShare * 100).toFixed(0)}% of the time`);
   const loadCore = result.receiverCpuShare + result.creatorCpuShare;
   if (loadCore > 0.9) problems.push(`the receivers and the creating process used ${(loadCore * 100).toFixed(0)}% of the load core`);
   return problems.length > 0 ? problems.join("; ") : undefined;

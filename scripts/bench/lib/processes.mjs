@@ -112,6 +112,18 @@ export function cpuMsOf(pid) {
   }
 }
 
+/**
+ * How long a process's main thread has waited for a core while runnable, in ms (Linux
+ * /proc/<pid>/schedstat): time a busy machine took from it, which its CPU time does not show.
+ */
+export function runQueueMsOf(pid) {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[1]) / 1e6;
+  } catch {
+    return NaN;
+  }
+}
+
 /** A port that was free a moment ago (for servers that cannot listen on port 0 and report it). */
 export async function freePort() {
   return new Promise((resolve, reject) => {
