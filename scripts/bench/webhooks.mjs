@@ -25,7 +25,7 @@ const P99_GOAL_MS = 200;
 const EPOCH = process.hrtime.bigint();
 const now = () => Number(process.hrtime.bigint() - EPOCH) / 1e6;
 
-/** The three rows; `endpoints`, `rate` and `seconds` default to the issue's 10, 500/s and 20 s. */
+/** The three rows; `endpoints`, `rate` and `seconds` default to the full bench's (10, 500/s, 20 s). */
 export async function webhooksRows(ctx, { endpoints = 10, rate = 500, seconds = 20 } = {}) {
   const all = await deliveryRun(ctx, { healthy: endpoints, silent: 0, rate, seconds, name: "all answering" });
   const oneSilent = await deliveryRun(ctx, { healthy: endpoints - 1, silent: 1, rate, seconds, name: "one never answering" });
