@@ -8,7 +8,7 @@ import { EventTickets } from "../events/event-tickets.js";
 import { appOver, type AppSettings, type ServeShared } from "../serve-app.js";
 import type { Seed } from "../seed/seed-data.js";
 import { receiverHealth } from "../webhooks/receiver-health.js";
-import { startDeliveries, type WebhookSettings } from "../webhooks/start-deliveries.js";
+import { startDeliveries, type RunningDeliveries, type WebhookSettings } from "../webhooks/start-deliveries.js";
 import { EphemeralWorlds } from "./ephemeral-worlds.js";
 
 export type EphemeralShared = Omit<ServeShared, "tickets" | "admin" | "options"> & {
@@ -22,17 +22,36 @@ export async function openEphemeralWorlds(partial: EphemeralShared): Promise<Eph
   const tickets = new EventTickets(options.ticketSecret ?? randomBytes(32), new MemorySpentTickets());
   const holder: { worlds?: EphemeralWorlds } = {};
   const shared: ServeShared = { ...partial, tickets, admin: { reset: () => holder.worlds!.reset() } };
-  const seed = options.seed?.data;
+  // Frozen once and shared by every world: the store freezes and indexes the records it is given
+  // and never changes them, so a copy per reset would only cost its time (a change would throw).
+  const seed = options.seed && deepFreeze(structuredClone(options.seed.data));
   holder.worlds = await EphemeralWorlds.open(async () => {
-    // A copy each time: the store freezes and indexes what it is given.
-    const store = await openMemoryStore(now, seed ? structuredClone(seed) : undefined);
+    const store = await openMemoryStore(now, seed);
     const limiter = new MemoryRateLimiter({ ban: initial.ban, now, warn: (message) => logger.warn(message) });
     // A throwaway server's receivers are the test suite's own, on loopback: see private-targets.ts.
     const settings = { ...options.webhooks, allowPrivate: true };
-    const deliveries = startDeliveries(store, settings, now, receiverHealth(logger, now), (message) => logger.warn(message));
-    const webhooks = shared.webhooks && { ...shared.webhooks, wake: () => deliveries.wake() };
+    // The app is built with the world (most of a start's cost after the store); the deliveries
+    // start only with it, and nothing reaches its app before that.
+    let deliveries: RunningDeliveries | undefined;
+    const webhooks = shared.webhooks && { ...shared.webhooks, wake: () => deliveries?.wake() };
     const { app, streams } = appOver({ store, limiter }, { ...shared, webhooks });
-    return { store, limiter, streams, deliveries, app };
+    return {
+      start: () => {
+        deliveries = startDeliveries(store, settings, now, receiverHealth(logger, now), (message) => logger.warn(message));
+        return { store, limiter, streams, deliveries, app };
+      },
+      discard: async () => {
+        await Promise.allSettled([limiter.close(), store.close()]);
+      },
+    };
   });
   return holder.worlds;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
