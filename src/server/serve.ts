@@ -204,7 +204,7 @@ async function serveBackends(partial: PartialShared): Promise<Served> {
     keys: store.keys,
     endStreams: () => streams.endAll(),
     listening: () => {
-      deliveries = startDeliveries(store, options.webhooks ?? {}, now, receiverHealth(logger, now), (message) => logger.warn(message));
+      deliveries = startDeliveries(store, options.webhooks ?? {}, now, [receiverHealth(logger, now)], (message) => logger.warn(message));
       if (options.webhooks?.allowPrivate) logger.warn("webhooks: --webhooks-allow-private: endpoints on loopback and private networks may be called");
     },
     close: async () => {
