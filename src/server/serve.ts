@@ -30,6 +30,7 @@ import { ChaosControl } from "./chaos/chaos-control.js";
 import { appOver, type ServeMetrics, type ServeShared } from "./serve-app.js";
 import { checkOutgoingUrl } from "../support/ssrf/index.js";
 import { receiverHealth } from "./webhooks/receiver-health.js";
+import { deliveryMetrics } from "./webhooks/delivery-metrics.js";
 import { startDeliveries, type RunningDeliveries, type WebhookSettings } from "./webhooks/start-deliveries.js";
 
 export type { ServeTls } from "./internal/tls.js";
@@ -204,7 +205,8 @@ async function serveBackends(partial: PartialShared): Promise<Served> {
     keys: store.keys,
     endStreams: () => streams.endAll(),
     listening: () => {
-      deliveries = startDeliveries(store, options.webhooks ?? {}, now, [receiverHealth(logger, now)], (message) => logger.warn(message));
+      const observers = [receiverHealth(logger, now), ...(metrics ? [deliveryMetrics(metrics)] : [])];
+      deliveries = startDeliveries(store, options.webhooks ?? {}, now, observers, (message) => logger.warn(message));
       if (options.webhooks?.allowPrivate) logger.warn("webhooks: --webhooks-allow-private: endpoints on loopback and private networks may be called");
     },
     close: async () => {
@@ -335,6 +337,7 @@ async function createMetrics(): Promise<ServeMetrics> {
   const metrics = createPrometheusMetrics({
     petsByStatus: async () => (await store?.pets.countByStatus?.()) ?? {},
     openEventStreams: () => streams?.size ?? 0,
+    pendingDeliveries: async () => (await store?.deliveries.pendingCount()) ?? 0,
   });
   return { ...metrics, watchPets: (opened) => (store = opened), watchStreams: (registry) => (streams = registry) };
 }
