@@ -4,7 +4,7 @@
 import { EVENT_TYPES, type EventType } from "../../contract/events.js";
 import { scopeToRead, type Scope } from "../../contract/scopes.js";
 import type { KeyRecord } from "../../store/key-store.js";
-import { ApiHttpError } from "../errors.js";
+import { ApiHttpError, invalidParameter } from "../errors.js";
 import { eventTypesFor, insufficientScopeChallenge, insufficientScopeMessage } from "../keys/key-scopes.js";
 
 /** Either scope lets a stream carry something: pets:read its pet.*, orders:read its order.* events. */
@@ -21,8 +21,8 @@ export function streamTypes(key: KeyRecord, asked: ReadonlySet<EventType> | unde
   for (const type of asked) {
     if (readable.includes(type)) continue;
     const scope = scopeToRead(type);
-    // No scope would do: the refusal of an admin operation.
-    if (scope === null) throw new ApiHttpError("forbidden", `${type} events need an admin API key`);
+    // No scope would do, so no insufficient_scope challenge could name one: the parameter is refused.
+    if (scope === null) throw invalidParameter("types", `names ${type}, which only admin keys receive`);
     throw refusal([scope], `${scope} (for ${type} events)`, key);
   }
   return asked;
