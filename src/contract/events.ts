@@ -1,14 +1,17 @@
 // The Server-Sent Events of GET /v1/events, shared by the server (which sends them) and the
 // client (which follows them). Free of zod so `petstore events` loads nothing heavy.
 
-/** Every kind of change a stream can carry, in the order the document lists them. */
-export const EVENT_TYPES = ["pet.created", "pet.updated", "pet.deleted", "order.created", "order.updated"] as const;
+/** Every kind of event a stream can carry, in the order the document lists them. */
+export const EVENT_TYPES = ["pet.created", "pet.updated", "pet.deleted", "order.created", "order.updated", "webhook.disabled"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** A webhook endpoint whose every delivery failed for the retry window was disabled; only admin keys read it. */
+export const WEBHOOK_DISABLED_EVENT = "webhook.disabled";
 
 /** Sent first when the asked Last-Event-ID is older than the backlog: re-list, then follow. */
 export const RESET_EVENT = "reset";
 
-/** One change: `data` is the record after it (`{id}` for pet.deleted). */
+/** One change: `data` is the record after it (`{id}` for pet.deleted; the endpoint for webhook.disabled). */
 export interface StoreEvent {
   type: EventType;
   /** Global to the store, increasing in the order the changes became durable. */

@@ -41,10 +41,11 @@ const WHAT: Record<WebhookBodyType, { summary: string; description: string }> = 
   "order.created": { summary: "An order was placed", description: "`data` is the order as GET /store/orders/{orderId} answers it." },
   "order.updated": { summary: "An order changed status", description: "`data` is the order after the change." },
   "webhook.disabled": {
-    summary: "This endpoint was disabled",
+    summary: "An endpoint was disabled",
     description:
-      "Sent when the server disables an endpoint because every delivery to it failed for the retry period; `data` is the endpoint, " +
-      "now disabled, and why. Not an event of GET /events. Enabling it again (PATCH enabled: true) sends nothing missed.",
+      "The server disabled an endpoint because no delivery to it succeeded for the whole retry period; `data` names it (its id, " +
+      "its URL's origin, never the path) and the delivery whose failure ended the period. Never sent to the disabled endpoint " +
+      "itself. Enabling it again (PATCH enabled: true) sends nothing missed.",
   },
   "webhook.test": {
     summary: "A test asked for with POST /webhooks/{webhookId}/test",
@@ -57,7 +58,6 @@ const TO_SUBSCRIBERS = "Sent, with the same id as in GET /events, to each enable
 const AT = "2026-05-04T12:00:00.000Z";
 const PET = { id: 42, name: "Rex", categoryId: 1, status: "available" } as const;
 const ORDER = { id: 7, petId: 42, status: "placed", createdAt: AT, updatedAt: AT } as const;
-const ENDPOINT = { id: 3, url: "https://hooks.example.com/petstore", types: [], description: null, enabled: false, createdAt: AT, updatedAt: AT };
 
 /** An example body of each type, checked against its schema by the linters and the tests. */
 export const WEBHOOK_EXAMPLES: { [T in WebhookBodyType]: { id: number | null; type: T; timestamp: string; data: WebhookData[T] } } = {
@@ -66,7 +66,12 @@ export const WEBHOOK_EXAMPLES: { [T in WebhookBodyType]: { id: number | null; ty
   "pet.deleted": { id: 1202, type: "pet.deleted", timestamp: AT, data: { id: 42 } },
   "order.created": { id: 1203, type: "order.created", timestamp: AT, data: ORDER },
   "order.updated": { id: 1204, type: "order.updated", timestamp: AT, data: { ...ORDER, status: "approved" } },
-  "webhook.disabled": { id: null, type: "webhook.disabled", timestamp: AT, data: { webhook: ENDPOINT, reason: "every delivery failed for 3 days" } },
+  "webhook.disabled": {
+    id: 1205,
+    type: "webhook.disabled",
+    timestamp: AT,
+    data: { id: 3, origin: "https://hooks.example.com", description: null, deliveryId: 880, lastError: "answered 503" },
+  },
   "webhook.test": { id: null, type: "webhook.test", timestamp: AT, data: { webhookId: 3 } },
 };
 

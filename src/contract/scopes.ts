@@ -44,16 +44,23 @@ export function scopeMask(scopes: Iterable<Scope>): number {
   return mask;
 }
 
-/** The scope that lets a key read events of a type: `pet.*` needs pets:read, `order.*` orders:read. */
-export function scopeToRead(type: EventType): Scope {
-  return type.startsWith("pet.") ? "pets:read" : "orders:read";
+/**
+ * The scope that lets a key read events of a type: `pet.*` needs pets:read, `order.*` orders:read.
+ * Null for `webhook.*`: no scope grants them, only admin keys read them (endpoints are admin business).
+ */
+export function scopeToRead(type: EventType): Scope | null {
+  if (type.startsWith("pet.")) return "pets:read";
+  return type.startsWith("order.") ? "orders:read" : null;
 }
 
 /**
- * The event types a key with these scopes may receive, whatever carries them (the event stream
- * today, webhooks later): the one place that says so.
+ * The event types a key with these scopes (and admin or not) may receive, whatever carries them
+ * (the event stream today, webhooks later): the one place that says so.
  */
-export function readableEventTypes(scopes: Iterable<Scope>): EventType[] {
+export function readableEventTypes(scopes: Iterable<Scope>, admin = false): EventType[] {
   const held = new Set(scopes);
-  return EVENT_TYPES.filter((type) => held.has(scopeToRead(type)));
+  return EVENT_TYPES.filter((type) => {
+    const scope = scopeToRead(type);
+    return scope === null ? admin : held.has(scope);
+  });
 }

@@ -6,13 +6,11 @@ import { COMPONENTS } from "./components.js";
 import { INSTANT_MAX_LENGTH } from "./constants.js";
 import { EVENT_TYPES, type EventType } from "./events.js";
 import { OrderSchema, PetSchema, type Order, type Pet } from "./schemas.js";
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT, WebhookSchema } from "./webhook-schemas.js";
+import { WEBHOOK_DESCRIPTION_MAX_LENGTH, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT, WEBHOOK_URL_MAX_LENGTH } from "./webhook-schemas.js";
 
 /** Every type a delivery can carry: the events of GET /v1/events, webhook.disabled and webhook.test. */
 export const WEBHOOK_BODY_TYPES = [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT] as const;
 export type WebhookBodyType = (typeof WEBHOOK_BODY_TYPES)[number];
-
-export const WEBHOOK_DISABLED_REASON_MAX_LENGTH = 500;
 
 const int64 = (description: string) => z.int().min(1).meta({ format: "int64", description });
 const instant = () => z.iso.datetime().meta({ maxLength: INSTANT_MAX_LENGTH });
@@ -29,10 +27,17 @@ export const WebhookTestDataSchema = z
 
 export const WebhookDisabledDataSchema = z
   .object({
-    webhook: WebhookSchema,
-    reason: z.string().max(WEBHOOK_DISABLED_REASON_MAX_LENGTH).describe("Why it was disabled, in words."),
+    id: int64("The endpoint that was disabled."),
+    origin: z
+      .string()
+      .meta({ format: "uri", maxLength: WEBHOOK_URL_MAX_LENGTH })
+      .nullable()
+      .describe("Its URL's origin (scheme, host, port), never the path or query, which may hold a token: this event goes to other endpoints."),
+    description: z.string().meta({ maxLength: WEBHOOK_DESCRIPTION_MAX_LENGTH }).nullable().describe("Its description."),
+    deliveryId: int64("The delivery whose failure, at the end of its retry window, disabled the endpoint."),
+    lastError: z.string().meta({ maxLength: 256 }).nullable().describe("Why that delivery's last attempt failed."),
   })
-  .describe("The data of webhook.disabled: the endpoint as it is now (disabled, without its secret) and why.")
+  .describe("The data of webhook.disabled: which endpoint, and the failure that ended it; never its URL's path nor its secret.")
   .register(COMPONENTS, { id: "WebhookDisabledData" });
 
 /** The record each type's `data` is. */

@@ -5,8 +5,8 @@ import { COMPONENTS } from "./components.js";
 import { INSTANT_MAX_LENGTH, LIST_LIMIT_MAX } from "./constants.js";
 import { EVENT_TYPES } from "./events.js";
 
-/** What an endpoint can ask for: every event of GET /v1/events, and the disabling of itself. */
-export const WEBHOOK_EVENT_TYPES = [...EVENT_TYPES, "webhook.disabled"] as const;
+/** What an endpoint can ask for: every event of GET /v1/events (webhook.disabled among them). */
+export const WEBHOOK_EVENT_TYPES = EVENT_TYPES;
 /** Sent only by POST /webhooks/{id}/test, to that endpoint, whatever its types. */
 export const WEBHOOK_TEST_EVENT = "webhook.test";
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -30,6 +30,7 @@ import { ChaosControl } from "./chaos/chaos-control.js";
 import { appOver, type ServeMetrics, type ServeShared } from "./serve-app.js";
 import { checkOutgoingUrl } from "../support/ssrf/index.js";
 import { receiverHealth } from "./webhooks/receiver-health.js";
+import { deliveryMetrics } from "./webhooks/delivery-metrics.js";
 import { startDeliveries, type RunningDeliveries, type WebhookSettings } from "./webhooks/start-deliveries.js";
 import { privateTargetsAllowed, privateTargetsWarning } from "./webhooks/private-targets.js";
 import { checkSeedTargets } from "./seed/seed-targets.js";
@@ -208,7 +209,8 @@ async function serveBackends(partial: PartialShared): Promise<Served> {
     keys: store.keys,
     endStreams: () => streams.endAll(),
     listening: () => {
-      deliveries = startDeliveries(store, options.webhooks ?? {}, now, receiverHealth(logger, now), (message) => logger.warn(message));
+      const observers = [receiverHealth(logger, now), ...(metrics ? [deliveryMetrics(metrics)] : [])];
+      deliveries = startDeliveries(store, options.webhooks ?? {}, now, observers, (message) => logger.warn(message));
       const warning = privateTargetsWarning(options);
       if (warning) logger.warn(warning);
     },
@@ -349,6 +351,7 @@ async function createMetrics(): Promise<ServeMetrics> {
   const metrics = createPrometheusMetrics({
     petsByStatus: async () => (await store?.pets.countByStatus?.()) ?? {},
     openEventStreams: () => streams?.size ?? 0,
+    pendingDeliveries: async () => (await store?.deliveries.pendingCount()) ?? 0,
   });
   return { ...metrics, watchPets: (opened) => (store = opened), watchStreams: (registry) => (streams = registry) };
 }

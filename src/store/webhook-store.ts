@@ -34,6 +34,30 @@ export interface WebhookChange {
   enabled?: boolean;
 }
 
+/** What decides whether a failing endpoint is disabled, and what its webhook.disabled event says. */
+export interface FailingEndpoint {
+  /** The start of the retry window that just ran out: a success or a change after it spares the endpoint. */
+  since: Date;
+  at: Date;
+  /** The delivery that ended failed, and why: named in the event. */
+  deliveryId: number;
+  lastError: string | null;
+}
+
+/**
+ * The data of a webhook.disabled event: the endpoint's id, description and origin, never its URL's
+ * path or query (which may hold a token) nor its secret, since the event goes to other endpoints.
+ */
+export function webhookDisabledData(webhook: WebhookRecord, failing: FailingEndpoint): Record<string, unknown> {
+  let origin: string | null = null;
+  try {
+    origin = new URL(webhook.url).origin;
+  } catch {
+    // Stored URLs were checked when set; an unreadable one is named by id alone.
+  }
+  return { id: webhook.id, origin, description: webhook.description, deliveryId: failing.deliveryId, lastError: failing.lastError };
+}
+
 export interface WebhookPage {
   webhooks: WebhookRecord[];
   hasMore: boolean;
@@ -55,4 +79,12 @@ export interface WebhookStore {
   rotateSecret(id: number, secret: string, previousUntil: Date | null, at: Date): Promise<WebhookRecord | undefined>;
   /** False when no endpoint has this id. */
   delete(id: number): Promise<boolean>;
+  /**
+   * Disables an endpoint whose every delivery failed since `failing.since`: only when it is enabled,
+   * unchanged since then (not created, patched or rotated after it) and none of its deliveries
+   * succeeded after it. Its pending deliveries end as PATCH enabled:false ends them, and a
+   * webhook.disabled event (webhookDisabledData) is recorded in the same durable step, so the
+   * endpoints that ask for it are told. Undefined when the endpoint was left alone (or is gone).
+   */
+  disableFailing(id: number, failing: FailingEndpoint): Promise<WebhookRecord | undefined>;
 }

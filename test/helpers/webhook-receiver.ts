@@ -9,7 +9,8 @@ export interface Received {
   at: number;
 }
 
-export type Answer = { status: number; headers?: Record<string, string>; body?: string } | "hang";
+/** A status (with headers and body, after `delayMs`), or never an answer. */
+export type Answer = { status: number; headers?: Record<string, string>; body?: string; delayMs?: number } | "hang";
 
 export interface WebhookReceiver {
   url: string;
@@ -43,7 +44,9 @@ export async function startReceiver(path = "/hook"): Promise<WebhookReceiver> {
         });
         return;
       }
-      response.writeHead(chosen.status, chosen.headers).end(chosen.body ?? "");
+      const send = () => response.writeHead(chosen.status, chosen.headers).end(chosen.body ?? "");
+      if (chosen.delayMs) setTimeout(send, chosen.delayMs);
+      else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -19,6 +19,7 @@ export function printEvent(event: StoreEvent, stream: OutStream, timeZone?: stri
 function summary({ type, data }: StoreEvent): string {
   if (type === "pet.deleted") return `pet ${String(data.id)}`;
   if (type.startsWith("pet.")) return `pet ${String(data.id)} ${JSON.stringify(data.name)} (category ${String(data.categoryId)}, ${String(data.status)})`;
+  if (type === "webhook.disabled") return `webhook endpoint ${String(data.id)} (${String(data.origin)}) disabled: ${String(data.lastError)}`;
   return `order ${String(data.id)} for pet ${String(data.petId)}: ${String(data.status)}`;
 }
 

@@ -7,6 +7,7 @@ import { MemorySpentTickets } from "../../store/spent-tickets.js";
 import { EventTickets } from "../events/event-tickets.js";
 import { appOver, type AppSettings, type ServeShared } from "../serve-app.js";
 import type { Seed } from "../seed/seed-data.js";
+import { deliveryMetrics } from "../webhooks/delivery-metrics.js";
 import { receiverHealth } from "../webhooks/receiver-health.js";
 import { startDeliveries, type RunningDeliveries, type WebhookSettings } from "../webhooks/start-deliveries.js";
 import { EphemeralWorlds } from "./ephemeral-worlds.js";
@@ -17,7 +18,7 @@ export type EphemeralShared = Omit<ServeShared, "tickets" | "admin" | "options">
 
 /** The first world, and how each reset builds the next from the same seed. */
 export async function openEphemeralWorlds(partial: EphemeralShared): Promise<EphemeralWorlds> {
-  const { options, now, initial, logger } = partial;
+  const { options, now, initial, logger, metrics } = partial;
   // One secret for the whole run: a ticket drawn before a reset is refused after it only because its key may be gone.
   const tickets = new EventTickets(options.ticketSecret ?? randomBytes(32), new MemorySpentTickets());
   const holder: { worlds?: EphemeralWorlds } = {};
@@ -37,7 +38,8 @@ export async function openEphemeralWorlds(partial: EphemeralShared): Promise<Eph
     const { app, streams } = appOver({ store, limiter }, { ...shared, webhooks });
     return {
       start: () => {
-        deliveries = startDeliveries(store, settings, now, receiverHealth(logger, now), (message) => logger.warn(message));
+        const observers = [receiverHealth(logger, now), ...(metrics ? [deliveryMetrics(metrics)] : [])];
+        deliveries = startDeliveries(store, settings, now, observers, (message) => logger.warn(message));
         return { store, limiter, streams, deliveries, app };
       },
       discard: async () => {

@@ -19,7 +19,7 @@ export function scopeMaskOf(key: KeyRecord): number {
 
 /** The event types the key may receive, on any channel that carries events. */
 export function eventTypesFor(key: KeyRecord): EventType[] {
-  return readableEventTypes(key.scopes);
+  return readableEventTypes(key.scopes, key.admin);
 }
 
 /** `Bearer error="insufficient_scope", scope="pets:write"` (RFC 6750 3.1): the scopes that would do. */

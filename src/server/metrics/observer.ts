@@ -11,10 +11,15 @@ export interface StoreWrite {
   ms: number;
 }
 
+/** How a webhook delivery attempt ended: a 2xx, a failure to be tried again, or its last failure. */
+export type WebhookAttemptOutcome = "succeeded" | "retried" | "failed";
+
 export interface MetricsObserver {
   /** A request answered: its route template (`/v1/pets/:petId`, or `unmatched`), method and status. */
   request(route: string, method: string, status: number, seconds: number): void;
   /** A 429: `rate_limited` or `key_banned`. */
   refused(reason: string): void;
   storeWrite(write: StoreWrite): void;
+  /** A webhook delivery attempt made by this instance, and how long it took. */
+  webhookAttempt(outcome: WebhookAttemptOutcome, seconds: number): void;
 }

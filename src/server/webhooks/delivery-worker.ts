@@ -35,6 +35,8 @@ export interface DeliveryWorkerOptions {
   /** How long a claim holds; long enough for a full backlog to drain through timeouts. */
   leaseMs?: number;
   observer?: DeliveryObserver;
+  /** A delivery has ended failed (retried for the whole window): the endpoint may be disabled. */
+  failedForGood?: (claimed: ClaimedDelivery, after: DeliveryRecord) => Promise<void>;
   /** Told of a failure of the store itself (the next round tries again). */
   warn?: (message: string) => void;
 }
@@ -169,11 +171,21 @@ export class DeliveryWorker {
       this.#options.warn?.(`webhook deliveries: cannot record an attempt: ${(error as Error).message}`);
     }
     this.#options.observer?.attempted(item, result, after);
+    if (after?.status === "failed" && !isSuccess(result)) await this.#failedForGood(item, after);
+  }
+
+  async #failedForGood(item: ClaimedDelivery, after: DeliveryRecord): Promise<void> {
+    try {
+      await this.#options.failedForGood?.(item, after);
+    } catch (error) {
+      // The next delivery of this endpoint to end failed asks again.
+      this.#options.warn?.(`webhook deliveries: cannot disable a failing endpoint: ${(error as Error).message}`);
+    }
   }
 
   #outcome(delivery: DeliveryRecord, result: SendResult): AttemptOutcome {
     const now = this.#options.now();
-    const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    const succeeded = isSuccess(result);
     const next = succeeded
       ? null
       : nextAttemptAt({
@@ -194,6 +206,11 @@ export class DeliveryWorker {
       nextAttemptAt: next === null ? null : new Date(next),
     };
   }
+}
+
+/** A 2xx: anything else (another status, no answer) is retried. */
+export function isSuccess(result: SendResult): boolean {
+  return result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
 }
 
 /** The secret, and the one a rotation replaced while its grace lasts: both sign, so either verifies. */

@@ -2,7 +2,7 @@
 // not one line per attempt. Lines name the endpoint's id and origin, never its path (which may
 // hold a token) nor its secret.
 import type { ClaimedDelivery, DeliveryRecord } from "../../store/delivery-store.js";
-import type { DeliveryObserver } from "./delivery-worker.js";
+import { isSuccess, type DeliveryObserver } from "./delivery-worker.js";
 import type { SendResult } from "./send-webhook.js";
 
 export interface HealthLog {
@@ -15,7 +15,7 @@ export function receiverHealth(log: HealthLog, now: () => number): DeliveryObser
   const failingSince = new Map<number, number>();
   return {
     attempted({ webhook }: ClaimedDelivery, result: SendResult, _after: DeliveryRecord | undefined) {
-      const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+      const ok = isSuccess(result);
       const since = failingSince.get(webhook.id);
       const name = `webhook endpoint ${webhook.id} (${originOf(webhook.url)})`;
       if (!ok && since === undefined) {
@@ -29,7 +29,8 @@ export function receiverHealth(log: HealthLog, now: () => number): DeliveryObser
   };
 }
 
-function originOf(url: string): string {
+/** The origin of an endpoint URL, for log lines: never its path, which may hold a token. */
+export function originOf(url: string): string {
   try {
     return new URL(url).origin;
   } catch {

@@ -8,6 +8,7 @@ import { VERSION } from "../../support/package-info.js";
 import { createGuardedAgent } from "../../support/ssrf/index.js";
 import type { Store } from "../../store/store.js";
 import { DeliveryWorker, type DeliveryObserver, type Timers } from "./delivery-worker.js";
+import { autoDisable } from "./auto-disable.js";
 import { DEFAULT_WEBHOOK_RETRY_FOR_MS } from "./retry-schedule.js";
 import { DEFAULT_WEBHOOK_TIMEOUT_MS, sendWebhook } from "./send-webhook.js";
 
@@ -37,16 +38,20 @@ export interface RunningDeliveries {
   abandon(): Promise<void>;
 }
 
-/** Starts sending what is due; `now` is the server's clock (tests move it to cross retry delays). */
+/**
+ * Starts sending what is due; `now` is the server's clock (tests move it to cross retry delays).
+ * Each observer hears of every attempt; `warn` of store failures and of endpoints disabled.
+ */
 export function startDeliveries(
-  store: Pick<Store, "deliveries" | "events">,
+  store: Pick<Store, "deliveries" | "events" | "webhooks">,
   settings: WebhookSettings,
   now: () => number,
-  observer?: DeliveryObserver,
-  warn?: (message: string) => void,
+  observers: readonly DeliveryObserver[] = [],
+  warn: (message: string) => void = () => {},
 ): RunningDeliveries {
   const timeoutMs = settings.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   const cut = new AbortController();
+  const retryForMs = settings.retryForMs ?? DEFAULT_WEBHOOK_RETRY_FOR_MS;
   const dispatcher = settings.dispatcher ?? createGuardedAgent({ allowPrivate: settings.allowPrivate ?? false, connect: { timeout: timeoutMs } });
   const worker = new DeliveryWorker({
     deliveries: store.deliveries,
@@ -62,10 +67,11 @@ export function startDeliveries(
     now,
     random: settings.random ?? Math.random,
     timers: settings.timers ?? { setTimeout: (callback, ms) => setTimeout(callback, ms).unref(), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
-    retryForMs: settings.retryForMs ?? DEFAULT_WEBHOOK_RETRY_FOR_MS,
+    retryForMs,
     pollMs: settings.pollMs,
     maxInFlight: settings.maxInFlight,
-    observer,
+    observer: { attempted: (...heard) => observers.forEach((observer) => observer.attempted(...heard)) },
+    failedForGood: autoDisable({ webhooks: store.webhooks, retryForMs, now, log: { warn } }),
     warn,
   });
   const unsubscribe = store.events.subscribe(() => worker.wake());

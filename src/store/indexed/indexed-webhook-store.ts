@@ -1,6 +1,7 @@
 import type { DeliveryRecord } from "../delivery-store.js";
 import { ENDED_BY_DISABLING } from "../delivery-store.js";
-import type { NewWebhookInput, WebhookChange, WebhookPage, WebhookRecord, WebhookStore } from "../webhook-store.js";
+import { webhookDisabledData, type FailingEndpoint, type NewWebhookInput, type WebhookChange, type WebhookPage, type WebhookRecord, type WebhookStore } from "../webhook-store.js";
+import { WEBHOOK_DISABLED_EVENT } from "../../contract/events.js";
 import type { GroupCommit } from "./group-commit.js";
 import type { StoreState } from "./store-state.js";
 
@@ -77,6 +78,29 @@ export class IndexedWebhookStore implements WebhookStore {
       batch.webhooksRemoved.add(id);
     });
     return true;
+  }
+
+  async disableFailing(id: number, failing: FailingEndpoint): Promise<WebhookRecord | undefined> {
+    const current = this.#latest(id);
+    const since = failing.since.getTime();
+    if (!current?.enabled || Date.parse(current.updatedAt) > since || this.#succeededAfter(id, since)) return undefined;
+    const record: WebhookRecord = { ...current, enabled: false, updatedAt: failing.at.toISOString() };
+    const ended = this.#endPending(id, failing.at);
+    await this.#stage(id, record, (batch) => {
+      batch.webhooks.set(id, record);
+      for (const delivery of ended) batch.deliveries.set(delivery.id, delivery);
+      batch.webhookEvents.push({ type: WEBHOOK_DISABLED_EVENT, data: webhookDisabledData(record, failing) });
+    });
+    return this.#state.webhooks.get(id) ?? record;
+  }
+
+  /** Whether a delivery of the endpoint succeeded after `since` (ms): the kept ones, at most 1,000 finished. */
+  #succeededAfter(webhookId: number, since: number): boolean {
+    const table = this.#state.deliveries;
+    return table.idsOf(webhookId).some((id) => {
+      const delivery = table.get(id)!;
+      return delivery.status === "succeeded" && delivery.lastAttemptAt !== null && Date.parse(delivery.lastAttemptAt) > since;
+    });
   }
 
   #endPending(webhookId: number, at: Date): DeliveryRecord[] {

@@ -14,7 +14,7 @@ import type { WebhookRecord } from "../webhook-store.js";
 import { WebhookTable } from "./webhook-records.js";
 import type { DeliveryRecord } from "../delivery-store.js";
 import { DeliveryTable, wants } from "./delivery-table.js";
-import type { StoreEvent } from "../../contract/events.js";
+import type { EventType, StoreEvent } from "../../contract/events.js";
 import { webhookPayload, type StoreEventData } from "../../contract/webhook-events.js";
 
 /** The db file's format version (see lowdb/upgrade-file.ts): 2 since keys can expire and be rotated, 3 since they have scopes. */
@@ -64,10 +64,12 @@ export interface Batch {
   webhooksRemoved: Set<number>;
   /** New or changed deliveries by id, whole: the commit adds those its events cause. */
   deliveries: Map<number, DeliveryRecord>;
+  /** Events of the endpoints themselves (webhook.disabled), numbered after the batch's changes. */
+  webhookEvents: { type: EventType; data: Record<string, unknown> }[];
 }
 
 export function emptyBatch(): Batch {
-  return { pets: [], updated: new Map(), deleted: new Set(), keys: [], revocations: new Map(), rotations: new Map(), orders: new Map(), idempotency: [], webhooks: new Map(), webhooksRemoved: new Set(), deliveries: new Map() };
+  return { pets: [], updated: new Map(), deleted: new Set(), keys: [], revocations: new Map(), rotations: new Map(), orders: new Map(), idempotency: [], webhooks: new Map(), webhooksRemoved: new Set(), deliveries: new Map(), webhookEvents: [] };
 }
 
 export function emptyStoreData(): StoreData {

@@ -1,8 +1,10 @@
 import type { Pool } from "pg";
 import type { WebhookEventType } from "../../contract/webhook-schemas.js";
-import type { NewWebhookInput, WebhookChange, WebhookPage, WebhookRecord, WebhookStore } from "../webhook-store.js";
+import { WEBHOOK_DISABLED_EVENT } from "../../contract/events.js";
+import { webhookDisabledData, type FailingEndpoint, type NewWebhookInput, type WebhookChange, type WebhookPage, type WebhookRecord, type WebhookStore } from "../webhook-store.js";
 import { storageCall } from "./storage-errors.js";
 import { ENDED_BY_DISABLING } from "../delivery-store.js";
+import { runTransaction } from "./transaction.js";
 
 /** A `webhooks` row as the driver reads it (the delivery store's claim reads the same columns). */
 export interface WebhookRow {
@@ -75,6 +77,29 @@ export class PostgresWebhookStore implements WebhookStore {
   async delete(id: number): Promise<boolean> {
     const rows = await this.#query("DELETE FROM webhooks WHERE id = $1 RETURNING id", [id]);
     return rows.length > 0;
+  }
+
+  async disableFailing(id: number, failing: FailingEndpoint): Promise<WebhookRecord | undefined> {
+    // One transaction: the endpoint, its pending deliveries and the event (whose trigger function
+    // records its deliveries to the other endpoints) commit together. Of two instances disabling
+    // at once, the second finds the row no longer enabled once the first commits.
+    return storageCall(this.#database, () =>
+      runTransaction(this.#pool, async (client) => {
+        const { rows } = await client.query<WebhookRow>(
+          `UPDATE webhooks w SET enabled = false, updated_at = $3
+            WHERE w.id = $1 AND w.enabled AND w.updated_at <= $2
+              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
+                               WHERE d.webhook_id = w.id AND d.status = 'succeeded' AND d.last_attempt_at > $2)
+            RETURNING ${COLUMNS}`,
+          [id, failing.since, failing.at],
+        );
+        if (!rows[0]) return undefined;
+        const record = toWebhookRecord(rows[0]);
+        await client.query("UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, last_error = $2 WHERE webhook_id = $1 AND status = 'pending'", [id, ENDED_BY_DISABLING]);
+        await client.query("SELECT petstore_event($1, $2::jsonb)", [WEBHOOK_DISABLED_EVENT, JSON.stringify(webhookDisabledData(record, failing))]);
+        return record;
+      }),
+    );
   }
 
   #query(sql: string, values: unknown[]): Promise<WebhookRow[]> {
