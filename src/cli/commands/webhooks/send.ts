@@ -18,5 +18,5 @@ export async function runSend(options: SendOptions, ctx: CliContext): Promise<vo
   const { printOutcome } = await import("../../output/outcome.js");
   const response = await withClient(ctx, options.settings, (api) => api.request<WebhookDelivery>("POST", options.path));
   printDelivery(response.body, stdoutOf(ctx, options.settings), { json: options.settings.json });
-  printOutcome({ kind: "changed", message: `${options.message} (delivery ${response.body.id}); \`petstore webhooks deliveries ${response.body.webhookId}\` shows how it went.` }, ctx, options.settings);
+  printOutcome({ kind: "changed", message: `${options.message(response.body)}; \`petstore webhooks deliveries ${response.body.webhookId}\` shows how it went.` }, ctx, options.settings);
 }
