@@ -209,7 +209,17 @@ describe("webhooks rotate-secret", () => {
     expect(result.requests[0]).toMatchObject({ method: "POST", path: "/v1/webhooks/3/rotate-secret", body: { graceSeconds: 3600 } });
     expect(result.stdout).toBe(`${SECRET}\n`);
     expect(result.stderr).toContain("Rotated the signing secret of webhook 3");
+    expect(result.stderr).toContain("The old secret keeps signing beside the new one for 1 h.\n");
     expect(result.stderr).toContain("Warning: save the signing secret now: it is not shown again.\n");
+  });
+
+  it("says when the old secret stops: the server's 24 h by default, at once with --grace 0s", async () => {
+    const byDefault = await run(["webhooks", "rotate-secret", "3"], [{ status: 200, body: created }]);
+    expect(byDefault.requests[0]?.body).toEqual({});
+    expect(byDefault.stderr).toContain("The old secret keeps signing beside the new one for 1 d.\n");
+    const now = await run(["webhooks", "rotate-secret", "3", "--grace", "0s"], [{ status: 200, body: created }]);
+    expect(now.requests[0]?.body).toEqual({ graceSeconds: 0 });
+    expect(now.stderr).toContain("The old secret no longer signs.\n");
   });
 
   it("refuses a grace over 7 days with exit 2", async () => {

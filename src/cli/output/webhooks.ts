@@ -31,12 +31,19 @@ export function printWebhook(webhook: Webhook, stream: OutStream, options: { jso
  * (or, with --json, the whole object), so `$(petstore webhooks add ...)` captures just the secret;
  * what was made and the warning go to stderr, as `keys create` does.
  */
-export function printCreatedWebhook(webhook: CreatedWebhook, out: OutStream, err: OutStream, options: { json: boolean; rotated: boolean }): void {
+export function printCreatedWebhook(webhook: CreatedWebhook, out: OutStream, err: OutStream, options: { json: boolean; rotation?: { graceSeconds: number } }): void {
   out.write(options.json ? renderJson(webhook) : `${webhook.secret}\n`);
-  const verb = options.rotated ? "Rotated the signing secret of" : "Added";
+  const verb = options.rotation === undefined ? "Added" : "Rotated the signing secret of";
   err.write(`${verb} webhook ${webhook.id} → ${safeLine(webhook.url, Number.POSITIVE_INFINITY)} (${typesText(webhook.types)}).\n`);
-  if (options.rotated) err.write("The old secret keeps signing beside the new one for the grace period.\n");
+  if (options.rotation !== undefined) err.write(`${graceText(options.rotation.graceSeconds)}\n`);
   err.write(labelled("Warning", "save the signing secret now: it is not shown again.", err));
+}
+
+/** What a receiver still verifying with the old secret has left. */
+function graceText(seconds: number): string {
+  if (seconds === 0) return "The old secret no longer signs.";
+  const [amount, unit] = seconds % 86400 === 0 ? [seconds / 86400, "d"] : seconds % 3600 === 0 ? [seconds / 3600, "h"] : seconds % 60 === 0 ? [seconds / 60, "min"] : [seconds, "s"];
+  return `The old secret keeps signing beside the new one for ${amount} ${unit}.`;
 }
 
 /** "all types", or the list a person reads: "pet.created, order.created". */

@@ -61,7 +61,7 @@ export async function runAdd(options: AddWebhookOptions, ctx: CliContext): Promi
   const { stderrOf, stdoutOf } = await import("../../output/stream.js");
   const response = await withClient(ctx, options.settings, (api) => api.request<CreatedWebhook>("POST", "/webhooks", { body: options.webhook }));
   const { settings } = options;
-  printCreatedWebhook(response.body, stdoutOf(ctx, settings), stderrOf(ctx, settings), { json: settings.json, rotated: false });
+  printCreatedWebhook(response.body, stdoutOf(ctx, settings), stderrOf(ctx, settings), { json: settings.json });
 }
 
 /** `--types <type,...>`: choices() only names the types for help and completion; typesValue checks the list. */

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { MAX_SECRET_GRACE_SECONDS, type CreatedWebhook } from "../../../contract/values.js";
+import { DEFAULT_SECRET_GRACE_SECONDS, MAX_SECRET_GRACE_SECONDS, type CreatedWebhook } from "../../../contract/values.js";
 import { withClient, type CliContext } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { durationFlag } from "../../internal/duration.js";
@@ -48,5 +48,5 @@ export async function runRotateSecret(options: RotateSecretOptions, ctx: CliCont
     api.request<CreatedWebhook>("POST", `/webhooks/${options.id}/rotate-secret`, { body }),
   );
   const { settings } = options;
-  printCreatedWebhook(response.body, stdoutOf(ctx, settings), stderrOf(ctx, settings), { json: settings.json, rotated: true });
+  printCreatedWebhook(response.body, stdoutOf(ctx, settings), stderrOf(ctx, settings), { json: settings.json, rotation: { graceSeconds: options.graceSeconds ?? DEFAULT_SECRET_GRACE_SECONDS } });
 }
