@@ -103,6 +103,16 @@ describe("server errors map to the exit codes every noun uses", () => {
     expect(result.stdout).toBe("");
     expect(result.stderr.split("\n")[0]).toBe(`Error: it went wrong (${code}, HTTP ${status})`);
   });
+
+  it("a 403 says which key manages webhooks", async () => {
+    const result = await run(["webhooks", "list"], [apiError(403, "forbidden", "this operation needs an admin API key")]);
+    expect(result).toMatchObject({ code: 3, stdout: "" });
+    expect(result.stderr).toBe(
+      "Error: this operation needs an admin API key (forbidden, HTTP 403)\n" +
+        "Managing webhooks needs an admin key: the server's PETSTORE_ADMIN_KEY, or the bootstrap key printed by its first `petstore serve`" +
+        " (keys made with `keys create` are never admin keys).\n",
+    );
+  });
 });
 
 describe("webhooks list and get", () => {
