@@ -6,3 +6,5 @@ export { ERROR_CODES, type ErrorCode } from "./errors.js";
 export { MAX_BODY_BYTES } from "./limits.js";
 export type { CreatedKey, ErrorBody, KeyLimits, KeyView, NewKey, NewPet, Pet } from "./schemas.js";
 export type { Inventory, Order } from "./schemas.js";
+export * from "./webhook-values.js";
+export type { CreatedWebhook, NewWebhook, Webhook, WebhookDelivery, WebhookPatch } from "./webhook-schemas.js";

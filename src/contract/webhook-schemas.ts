@@ -1,38 +1,35 @@
-// Webhook endpoints and what they are sent: the bodies of the Webhooks tag, the event types an
-// endpoint can ask for, and the rules of an endpoint URL, defined once for server, document and client.
+// Webhook endpoints and what they are sent: the bodies of the Webhooks tag as zod schemas, built on
+// the plain values of webhook-values.ts (event types, URL rules), defined once for server, document and client.
 import * as z from "zod";
 import { COMPONENTS } from "./components.js";
 import { INSTANT_MAX_LENGTH, LIST_LIMIT_MAX } from "./constants.js";
-import { EVENT_TYPES } from "./events.js";
+import {
+  DEFAULT_SECRET_GRACE_SECONDS,
+  DELIVERY_STATUSES,
+  MAX_SECRET_GRACE_SECONDS,
+  WEBHOOK_DESCRIPTION_MAX_LENGTH,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_SECRET_PATTERN,
+  WEBHOOK_TEST_EVENT,
+  WEBHOOK_URL_MAX_LENGTH,
+  webhookUrlProblem,
+} from "./webhook-values.js";
 
-/** What an endpoint can ask for: every event of GET /v1/events (webhook.disabled among them). */
-export const WEBHOOK_EVENT_TYPES = EVENT_TYPES;
-/** Sent only by POST /webhooks/{id}/test, to that endpoint, whatever its types. */
-export const WEBHOOK_TEST_EVENT = "webhook.test";
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-
-export const WEBHOOK_URL_MAX_LENGTH = 2048;
-export const WEBHOOK_DESCRIPTION_MAX_LENGTH = 500;
-/** `whsec_` and the base64 of 32 bytes. */
-export const WEBHOOK_SECRET_PATTERN = "^whsec_[A-Za-z0-9+/]{43}=$";
+// The plain values live in webhook-values.ts (zod-free, for the client); the server reads them here too.
+export {
+  DEFAULT_SECRET_GRACE_SECONDS,
+  DELIVERY_STATUSES,
+  MAX_SECRET_GRACE_SECONDS,
+  WEBHOOK_DESCRIPTION_MAX_LENGTH,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_SECRET_PATTERN,
+  WEBHOOK_TEST_EVENT,
+  WEBHOOK_URL_MAX_LENGTH,
+  webhookUrlProblem,
+  type WebhookEventType,
+} from "./webhook-values.js";
 
 const KNOWN_TYPES = WEBHOOK_EVENT_TYPES.join(", ");
-
-/** Why `text` cannot be an endpoint URL, or undefined when it can (the address check comes later). */
-export function webhookUrlProblem(text: string): string | undefined {
-  if (text.length > WEBHOOK_URL_MAX_LENGTH) return `must be at most ${WEBHOOK_URL_MAX_LENGTH} characters, got ${text.length}`;
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return "must be an absolute http or https URL";
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return `must be an http or https URL, not ${url.protocol.slice(0, 20)}`;
-  // Credentials in a URL end up in logs and in the listing: a receiver authenticates us by the signature.
-  if (url.username !== "" || url.password !== "") return "must not carry a user name or password (the signature authenticates us)";
-  if (url.hash !== "") return "must not have a #fragment (it is never sent)";
-  return undefined;
-}
 
 const urlField = () =>
   z
@@ -103,7 +100,6 @@ export const CreatedWebhookSchema = z
   .describe("The answer to POST /webhooks: the only time the secret is shown.")
   .register(COMPONENTS, { id: "CreatedWebhook" });
 
-export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
 export const DeliveryStatusSchema = z
   .enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(", ")}` })
   .register(COMPONENTS, { id: "DeliveryStatus" });
@@ -134,9 +130,6 @@ export const WebhookDeliveriesSchema = z
   .meta({ maxItems: LIST_LIMIT_MAX })
   .describe("A page of deliveries, newest first.")
   .register(COMPONENTS, { id: "WebhookDeliveries" });
-
-export const MAX_SECRET_GRACE_SECONDS = 7 * 24 * 3600;
-export const DEFAULT_SECRET_GRACE_SECONDS = 24 * 3600;
 
 export const RotateWebhookSecretSchema = z
   .strictObject({

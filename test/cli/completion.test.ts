@@ -104,6 +104,14 @@ const cases: [string, string[]][] = [
   ["petstore keys create --scopes=pets:read,ev", ["pets:read,events:read"]],
   ["petstore keys create --scopes orders:write,orders:read,o", []],
   ["petstore keys create --scopes pets:read,events:read --p", flags("keys create").filter((flag) => flag.startsWith("--p"))],
+  // webhooks: its verbs, their flags, the event types of --types (a list) and the delivery statuses.
+  ["petstore webhooks ", subcommands("webhooks")],
+  ["petstore webhooks add --types ", choices("webhooks add", "--types")],
+  ["petstore webhooks update 3 --types pet.created,", choices("webhooks update", "--types").filter((type) => type !== "pet.created").map((type) => `pet.created,${type}`)],
+  ["petstore webhooks update 3 --", flags("webhooks update")],
+  ["petstore webhooks deliveries 3 --status ", choices("webhooks deliveries", "--status")],
+  ["petstore webhooks deliveries 3 --status=f", ["failed"]],
+  ["petstore webhooks remove 3 --", flags("webhooks remove")],
 ];
 
 describe("the expected lists, read from the tree", () => {
@@ -116,6 +124,10 @@ describe("the expected lists, read from the tree", () => {
     expect(flags("config set")).not.toContain("--base-url");
     expect(subcommands("pets")).toContain("list");
     expect(subcommands("")).not.toContain("__complete");
+    expect(subcommands("webhooks")).toEqual(["add", "list", "get", "update", "remove", "rotate-secret", "test", "deliveries", "retry"]);
+    expect(choices("webhooks add", "--types")).toEqual(["pet.created", "pet.updated", "pet.deleted", "order.created", "order.updated", "webhook.disabled"]);
+    expect(choices("webhooks deliveries", "--status")).toEqual(["pending", "succeeded", "failed"]);
+    expect(flags("webhooks update")).toEqual(expect.arrayContaining(["--url", "--types", "--description", "--enable", "--disable", "--jq"]));
   });
 });
 

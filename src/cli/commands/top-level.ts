@@ -18,6 +18,7 @@ import { petsCommand } from "./pets/index.js";
 import { registerServe } from "./serve.js";
 import { serverCommand } from "./server/index.js";
 import { registerStatus } from "./status.js";
+import { webhooksCommand } from "./webhooks/index.js";
 import { COMPLETE_COMMAND } from "../completion/tree.js";
 
 /** Adds the real command to the program. */
@@ -42,6 +43,7 @@ export const TOP_COMMANDS: readonly TopCommand[] = [
   { name: "api", term: "api [options] <path>", description: "Send any request to the API (as `gh api`): the same base URL, key, retries and exit codes as every command", add: (program, ctx) => program.addCommand(apiCommand(ctx)) },
   { name: "db", term: "db", description: "Back up a running server's store; restore, export, import and migrate a stopped one's", add: (program, ctx) => program.addCommand(dbCommand(ctx)) },
   { name: "events", term: "events [options]", description: "Follow every change of pets and orders as it happens, until interrupted (Ctrl-C)", add: (program, ctx) => program.addCommand(eventsCommand(ctx)) },
+  { name: "webhooks", term: "webhooks", description: "Add, list, change, test and remove webhook endpoints, and see their deliveries (needs an admin key)", add: (program, ctx) => program.addCommand(webhooksCommand(ctx)) },
   { name: "completion", term: "completion <shell>", description: "Print a shell completion script generated from the command tree", add: (program, ctx) => program.addCommand(completionCommand(ctx)) },
   { name: COMPLETE_COMMAND, term: `${COMPLETE_COMMAND} <what>`, description: "Print values for the completion scripts (profiles)", hidden: true, add: (program, ctx) => program.addCommand(completeValuesCommand(ctx), { hidden: true }) },
   { name: "serve", term: "serve [options]", description: "Run the API server over a lowdb JSON file, or PostgreSQL and Redis", add: registerServe },

@@ -38,7 +38,7 @@ export function hintForStatus(body: ErrorBody, context: StatusHintContext): stri
         : `No API key was sent. Set one with ${KEY_HINT}.`;
     case 403:
       if (body.code === "insufficient_scope") return SCOPE_HINT;
-      return context.path.includes("/keys") ? ADMIN_KEY_HINT : undefined;
+      return adminHint(context.path);
     case 409:
     case 422:
       return idempotencyHint(body);
@@ -53,9 +53,15 @@ export function hintForStatus(body: ErrorBody, context: StatusHintContext): stri
   }
 }
 
-const ADMIN_KEY_HINT =
-  "Managing keys needs an admin key: the server's PETSTORE_ADMIN_KEY, or the bootstrap key printed by its first `petstore serve`" +
-  " (keys made with `keys create` are never admin keys).";
+/** Keys and webhooks are managed with an admin key only: say which key that is. */
+function adminHint(path: string): string | undefined {
+  const what = /\/keys(\/|$)/.test(path) ? "keys" : /\/webhooks(\/|$)/.test(path) ? "webhooks" : undefined;
+  if (what === undefined) return undefined;
+  return (
+    `Managing ${what} needs an admin key: the server's PETSTORE_ADMIN_KEY, or the bootstrap key printed by its first \`petstore serve\`` +
+    " (keys made with `keys create` are never admin keys)."
+  );
+}
 
 // The scope needed is in the server's message; what the key holds, and how to get another, here.
 const SCOPE_HINT =
