@@ -1,6 +1,7 @@
 import * as z from "zod";
 import type { DeliveryRecord } from "../delivery-store.js";
 import type { WebhookRecord } from "../webhook-store.js";
+import { DueHeap, type DueEntry } from "./due-heap.js";
 
 /** A delivery in the db file and the journal, whole: a later line with the same id replaces it. */
 export const DeliveryRecordSchema = z.object({
@@ -23,11 +24,33 @@ export const DeliveryRecordSchema = z.object({
 /** Finished deliveries kept per endpoint for GET .../deliveries; pending ones are all kept. */
 export const FINISHED_DELIVERIES_KEPT = 1000;
 
-/** The deliveries held in memory: by id, the pending ones, and each endpoint's in id order. */
+/** A pending delivery's place in its endpoint's due order, true while the delivery is as it was then. */
+interface DueDelivery extends DueEntry {
+  attempts: number;
+  nextAttemptAt: string | null;
+}
+
+/**
+ * One endpoint's deliveries: every id in ascending order (with holes where finished ones were
+ * dropped, compacted now and then), the pending ones, the finished ones in the order they
+ * finished, and the pending ones by due time. A dead receiver's backlog can hold a quarter of a
+ * million deliveries: nothing done per commit or per claim walks it.
+ */
+class EndpointDeliveries {
+  ids: number[] = [];
+  holes = 0;
+  readonly pending = new Set<number>();
+  readonly finished: number[] = [];
+  finishedHead = 0;
+  finishedCount = 0;
+  readonly due = new DueHeap<DueDelivery>();
+}
+
+/** The deliveries held in memory: by id, and each endpoint's (see EndpointDeliveries). */
 export class DeliveryTable {
   readonly #byId = new Map<number, DeliveryRecord>();
-  readonly #pending = new Set<number>();
-  readonly #byWebhook = new Map<number, number[]>();
+  readonly #endpoints = new Map<number, EndpointDeliveries>();
+  #pendingCount = 0;
 
   constructor(records: readonly DeliveryRecord[] = []) {
     this.put([...records].sort((a, b) => a.id - b.id));
@@ -43,40 +66,72 @@ export class DeliveryTable {
     return last;
   }
 
-  /** Ids of pending deliveries, oldest first. */
-  pendingIds(): IterableIterator<number> {
-    return this.#pending.values();
-  }
-
   get pendingCount(): number {
-    return this.#pending.size;
+    return this.#pendingCount;
   }
 
-  /** Ids of an endpoint's deliveries, ascending. */
+  /** The endpoints with a pending delivery. */
+  webhooksWithPending(): number[] {
+    return [...this.#endpoints].filter(([, endpoint]) => endpoint.pending.size > 0).map(([id]) => id);
+  }
+
+  /** Ids of an endpoint's deliveries, ascending, with holes where finished ones were dropped (get() says undefined). */
   idsOf(webhookId: number): readonly number[] {
-    return this.#byWebhook.get(webhookId) ?? [];
+    return this.#endpoints.get(webhookId)?.ids ?? [];
+  }
+
+  /** An endpoint's deliveries, oldest first. */
+  recordsOf(webhookId: number): DeliveryRecord[] {
+    const ids = this.#endpoints.get(webhookId)?.ids ?? [];
+    return ids.map((id) => this.#byId.get(id)).filter((record) => record !== undefined);
+  }
+
+  /** An endpoint's pending deliveries. */
+  pendingOf(webhookId: number): DeliveryRecord[] {
+    return [...(this.#endpoints.get(webhookId)?.pending ?? [])].map((id) => this.#byId.get(id)!);
+  }
+
+  /**
+   * The endpoint's pending delivery due first, if due at `at`, taken out of the due order: the
+   * caller sends it, and puts it back with dueAgainAt in case its attempt is never recorded.
+   */
+  takeDue(webhookId: number, at: number): DeliveryRecord | undefined {
+    const due = this.#endpoints.get(webhookId)?.due;
+    while (due?.peek() && due.peek()!.due <= at) {
+      const entry = due.pop()!;
+      const record = this.#byId.get(entry.id);
+      if (record?.status === "pending" && record.attempts === entry.attempts && record.nextAttemptAt === entry.nextAttemptAt) return record;
+    }
+    return undefined;
+  }
+
+  /** Due again at `at` unless it changes before (an attempt recorded, a retry asked for). */
+  dueAgainAt(record: DeliveryRecord, at: number): void {
+    this.#endpoints.get(record.webhookId)?.due.push({ due: at, id: record.id, attempts: record.attempts, nextAttemptAt: record.nextAttemptAt });
   }
 
   /** New or changed records (new ones carry the newest ids); then the oldest finished beyond the bound are dropped. */
   put(records: Iterable<DeliveryRecord>): void {
-    const touched = new Set<number>();
+    const touched = new Set<EndpointDeliveries>();
     for (const record of records) {
-      if (!this.#byId.has(record.id)) this.#listOf(record.webhookId).push(record.id);
+      const endpoint = this.#endpointOf(record.webhookId);
+      const held = this.#byId.get(record.id);
+      if (!held) endpoint.ids.push(record.id);
       this.#byId.set(record.id, Object.freeze(record));
-      if (record.status === "pending") this.#pending.add(record.id);
-      else this.#pending.delete(record.id);
-      touched.add(record.webhookId);
+      this.#account(endpoint, held, record);
+      if (record.status === "pending") this.dueAgainAt(record, dueOf(record));
+      touched.add(endpoint);
     }
-    for (const webhookId of touched) this.#prune(webhookId);
+    for (const endpoint of touched) this.#prune(endpoint);
   }
 
   /** Forgets an endpoint's deliveries (it was removed). */
   removeWebhook(webhookId: number): void {
-    for (const id of this.idsOf(webhookId)) {
-      this.#byId.delete(id);
-      this.#pending.delete(id);
-    }
-    this.#byWebhook.delete(webhookId);
+    const endpoint = this.#endpoints.get(webhookId);
+    if (!endpoint) return;
+    for (const id of endpoint.ids) this.#byId.delete(id);
+    this.#pendingCount -= endpoint.pending.size;
+    this.#endpoints.delete(webhookId);
   }
 
   /** Every record, by id, as the db file holds them. */
@@ -84,26 +139,59 @@ export class DeliveryTable {
     return [...this.#byId.values()].sort((a, b) => a.id - b.id);
   }
 
-  #listOf(webhookId: number): number[] {
-    let list = this.#byWebhook.get(webhookId);
-    if (!list) this.#byWebhook.set(webhookId, (list = []));
-    return list;
+  #endpointOf(webhookId: number): EndpointDeliveries {
+    let endpoint = this.#endpoints.get(webhookId);
+    if (!endpoint) this.#endpoints.set(webhookId, (endpoint = new EndpointDeliveries()));
+    return endpoint;
   }
 
-  #prune(webhookId: number): void {
-    const ids = this.#byWebhook.get(webhookId);
-    if (!ids || ids.length <= FINISHED_DELIVERIES_KEPT) return;
-    let finished = ids.filter((id) => !this.#pending.has(id)).length;
-    if (finished <= FINISHED_DELIVERIES_KEPT) return;
-    const kept: number[] = [];
-    for (const id of ids) {
-      if (finished > FINISHED_DELIVERIES_KEPT && !this.#pending.has(id)) {
-        this.#byId.delete(id);
-        finished--;
-      } else kept.push(id);
+  /** Keeps the pending set, the finished queue and the counts true as a record changes status. */
+  #account(endpoint: EndpointDeliveries, held: DeliveryRecord | undefined, record: DeliveryRecord): void {
+    const wasPending = held?.status === "pending";
+    const wasFinished = held !== undefined && !wasPending;
+    if (record.status === "pending") {
+      if (!wasPending) {
+        endpoint.pending.add(record.id);
+        this.#pendingCount++;
+      }
+      if (wasFinished) endpoint.finishedCount--;
+      return;
     }
-    this.#byWebhook.set(webhookId, kept);
+    if (wasPending) {
+      endpoint.pending.delete(record.id);
+      this.#pendingCount--;
+    }
+    if (!wasFinished) {
+      endpoint.finished.push(record.id);
+      endpoint.finishedCount++;
+    }
   }
+
+  #prune(endpoint: EndpointDeliveries): void {
+    while (endpoint.finishedCount > FINISHED_DELIVERIES_KEPT && endpoint.finishedHead < endpoint.finished.length) {
+      const id = endpoint.finished[endpoint.finishedHead++]!;
+      const record = this.#byId.get(id);
+      // A stale place: dropped already, or pending again (retried by hand) and queued anew when it ends.
+      if (!record || record.status === "pending") continue;
+      this.#byId.delete(id);
+      endpoint.finishedCount--;
+      endpoint.holes++;
+    }
+    if (endpoint.finishedHead > 1024 && endpoint.finishedHead * 2 > endpoint.finished.length) {
+      endpoint.finished.splice(0, endpoint.finishedHead);
+      endpoint.finishedHead = 0;
+    }
+    if (endpoint.holes > 1024 && endpoint.holes * 2 > endpoint.ids.length) {
+      endpoint.ids = endpoint.ids.filter((id) => this.#byId.has(id));
+      endpoint.holes = 0;
+    }
+  }
+}
+
+/** A new delivery is due at once (at its commit); a retried one when its next attempt says. */
+function dueOf(record: DeliveryRecord): number {
+  if (record.attempts === 0 || record.nextAttemptAt === null) return 0;
+  return Date.parse(record.nextAttemptAt);
 }
 
 /** Whether an endpoint is sent events of this type. */

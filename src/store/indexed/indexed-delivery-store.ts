@@ -17,21 +17,43 @@ export class IndexedDeliveryStore implements DeliveryStore {
     this.#commit = commit;
   }
 
+  /**
+   * Due deliveries, taken in turn from each endpoint that is not skipped (one each, round after
+   * round), so that one endpoint's backlog neither fills a claim nor costs the others a walk.
+   */
   async claim({ now, limit, skipWebhooks, leaseMs }: ClaimQuery): Promise<ClaimedDelivery[]> {
     const at = now.getTime();
+    const table = this.#state.deliveries;
     const skip = new Set(skipWebhooks);
+    let turn = table.webhooksWithPending().filter((id) => !skip.has(id));
     const claimed: ClaimedDelivery[] = [];
-    for (const id of this.#state.deliveries.pendingIds()) {
-      if (claimed.length >= limit) break;
-      const delivery = this.#state.deliveries.get(id);
-      if (!delivery || skip.has(delivery.webhookId) || (this.#leases.get(id) ?? 0) > at) continue;
-      if (!isDue(delivery, at)) continue;
-      const webhook = this.#state.webhooks.get(delivery.webhookId);
-      if (!webhook) continue;
-      this.#leases.set(id, at + leaseMs);
-      claimed.push({ delivery, webhook });
+    while (turn.length > 0 && claimed.length < limit) {
+      const next: number[] = [];
+      for (const webhookId of turn) {
+        if (claimed.length >= limit) break;
+        const item = this.#claimOne(webhookId, at, leaseMs);
+        if (!item) continue;
+        claimed.push(item);
+        next.push(webhookId);
+      }
+      turn = next;
     }
     return claimed;
+  }
+
+  #claimOne(webhookId: number, at: number, leaseMs: number): ClaimedDelivery | undefined {
+    const table = this.#state.deliveries;
+    const webhook = this.#state.webhooks.get(webhookId);
+    if (!webhook) return undefined;
+    for (let delivery = table.takeDue(webhookId, at); delivery; delivery = table.takeDue(webhookId, at)) {
+      // Claimed already and not yet recorded: its place for the end of that lease is in the due order.
+      if ((this.#leases.get(delivery.id) ?? 0) > at) continue;
+      this.#leases.set(delivery.id, at + leaseMs);
+      // Due again when the lease ends, unless its attempt is recorded first (which changes it).
+      table.dueAgainAt(delivery, at + leaseMs);
+      return { delivery, webhook };
+    }
+    return undefined;
   }
 
   async record(id: number, outcome: AttemptOutcome): Promise<DeliveryRecord | undefined> {
@@ -59,6 +81,7 @@ export class IndexedDeliveryStore implements DeliveryStore {
     const ids = this.#state.deliveries.idsOf(webhookId);
     const deliveries: DeliveryRecord[] = [];
     for (let at = ids.length - 1; at >= 0 && deliveries.length <= limit; at--) {
+      // Holes (finished deliveries dropped beyond the bound) are skipped.
       const delivery = ids[at]! < beforeId ? this.#state.deliveries.get(ids[at]!) : undefined;
       if (delivery && (status === undefined || delivery.status === status)) deliveries.push(delivery);
     }
@@ -101,10 +124,4 @@ export function attempted(delivery: DeliveryRecord, outcome: AttemptOutcome): De
     lastResponse: outcome.response,
     lastDurationMs: outcome.durationMs,
   };
-}
-
-/** Never attempted: due at once (its time is the commit's); else when its next attempt says. */
-function isDue(delivery: DeliveryRecord, at: number): boolean {
-  if (delivery.attempts === 0) return true;
-  return delivery.nextAttemptAt !== null && Date.parse(delivery.nextAttemptAt) <= at;
 }

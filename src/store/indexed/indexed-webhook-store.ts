@@ -97,8 +97,7 @@ export class IndexedWebhookStore implements WebhookStore {
   /** Whether a delivery of the endpoint succeeded after `since` (ms): the kept ones, at most 1,000 finished. */
   #succeededAfter(webhookId: number, since: number): boolean {
     const table = this.#state.deliveries;
-    return table.idsOf(webhookId).some((id) => {
-      const delivery = table.get(id)!;
+    return table.recordsOf(webhookId).some((delivery) => {
       return delivery.status === "succeeded" && delivery.lastAttemptAt !== null && Date.parse(delivery.lastAttemptAt) > since;
     });
   }
@@ -106,9 +105,7 @@ export class IndexedWebhookStore implements WebhookStore {
   #endPending(webhookId: number, at: Date): DeliveryRecord[] {
     const table = this.#state.deliveries;
     return table
-      .idsOf(webhookId)
-      .map((id) => table.get(id)!)
-      .filter((delivery) => delivery.status === "pending")
+      .pendingOf(webhookId)
       .map((delivery) => ({ ...delivery, status: "failed", nextAttemptAt: null, lastError: ENDED_BY_DISABLING, lastAttemptAt: delivery.lastAttemptAt ?? at.toISOString() }));
   }
 
