@@ -43,7 +43,10 @@ export interface DeliveryWorkerOptions {
 
 interface Endpoint {
   queue: ClaimedDelivery[];
+  /** Sent and not yet answered. */
   inFlight: number;
+  /** Answered, and being recorded. */
+  recording: number;
 }
 
 export const DEFAULT_MAX_IN_FLIGHT = 4;
@@ -104,7 +107,7 @@ export class DeliveryWorker {
   /** Deliveries claimed by this instance and not yet recorded. */
   get held(): number {
     let held = 0;
-    for (const endpoint of this.#endpoints.values()) held += endpoint.queue.length + endpoint.inFlight;
+    for (const endpoint of this.#endpoints.values()) held += endpoint.queue.length + endpoint.inFlight + endpoint.recording;
     return held;
   }
 
@@ -132,7 +135,7 @@ export class DeliveryWorker {
 
   #endpointOf(id: number): Endpoint {
     let endpoint = this.#endpoints.get(id);
-    if (!endpoint) this.#endpoints.set(id, (endpoint = { queue: [], inFlight: 0 }));
+    if (!endpoint) this.#endpoints.set(id, (endpoint = { queue: [], inFlight: 0, recording: 0 }));
     return endpoint;
   }
 
@@ -142,10 +145,21 @@ export class DeliveryWorker {
     while (endpoint.inFlight < this.#options.maxInFlight && endpoint.queue.length > 0) {
       const item = endpoint.queue.shift()!;
       endpoint.inFlight++;
-      const attempt = this.#attempt(item).finally(() => {
-        this.#running.delete(attempt);
+      // The slot is the receiver's: it is free once the answer is in, and the next delivery goes
+      // out while this attempt is made durable (its lease keeps it from being claimed meanwhile).
+      let answered = false;
+      const release = () => {
+        if (answered) return;
+        answered = true;
         endpoint.inFlight--;
-        if (endpoint.queue.length === 0 && endpoint.inFlight === 0) this.#endpoints.delete(webhookId);
+        endpoint.recording++;
+        this.#pump(webhookId);
+      };
+      const attempt = this.#attempt(item, release).finally(() => {
+        this.#running.delete(attempt);
+        release();
+        endpoint.recording--;
+        if (endpoint.queue.length === 0 && endpoint.inFlight === 0 && endpoint.recording === 0) this.#endpoints.delete(webhookId);
         else this.#pump(webhookId);
         // Room again in a queue that was full: its endpoint's deliveries left in the store are claimable.
         if (endpoint.queue.length === 0 && !this.#stopped) this.wake();
@@ -154,7 +168,7 @@ export class DeliveryWorker {
     }
   }
 
-  async #attempt(item: ClaimedDelivery): Promise<void> {
+  async #attempt(item: ClaimedDelivery, answered: () => void): Promise<void> {
     const { delivery, webhook } = item;
     const result = await this.#options.send({
       url: webhook.url,
@@ -163,6 +177,7 @@ export class DeliveryWorker {
       secrets: signingSecrets(webhook, this.#options.now()),
     });
     if (this.#abandoned) return;
+    answered();
     let after: DeliveryRecord | undefined;
     try {
       after = await this.#options.deliveries.record(delivery.id, this.#outcome(delivery, result));
