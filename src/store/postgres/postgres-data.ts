@@ -10,6 +10,8 @@ import { foldName } from "../../contract/name-search.js";
 import { StoreNotEmptyError } from "../errors.js";
 import { migrate } from "./migrations.js";
 import { runTransaction } from "./transaction.js";
+import { nextValue, setNextValue } from "./sequences.js";
+import { readWebhookData, writeWebhookData } from "./webhook-data.js";
 import { KEY_COLUMNS, KEY_PLACEHOLDERS, keyValues, toKeyRecord, toStoredPet, type KeyRow, type PetRow } from "./rows.js";
 
 /** Opens a short-lived pool, brings the schema up to date, runs `work` in one transaction. */
@@ -59,21 +61,8 @@ async function readInTransaction(client: PoolClient): Promise<StoreData> {
     nextOrderId: await nextValue(client, "orders"),
     orders: orders.rows.map(toOrderRecord),
     ...(stored.length > 0 ? { idempotency: stored } : {}),
+    ...(await readWebhookData(client)),
   };
-}
-
-/** The endpoints (a seed's, secrets and all) and their id counter; deliveries are not carried over. */
-async function writeWebhooks(client: PoolClient, data: StoreData): Promise<void> {
-  const webhooks = data.webhooks ?? [];
-  for (const w of webhooks) {
-    await client.query(
-      `INSERT INTO webhooks (id, url, types, description, enabled, secret, previous_secret, previous_secret_until, created_at, updated_at)
-       OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [w.id, w.url, w.types, w.description, w.enabled, w.secret, w.previousSecret, w.previousSecretUntil, w.createdAt, w.updatedAt],
-    );
-  }
-  const next = Math.max(data.nextWebhookId ?? 1, ...webhooks.map((w) => w.id + 1));
-  if (next > 1) await client.query("SELECT setval(pg_get_serial_sequence('webhooks', 'id'), $1, false)", [next]);
 }
 
 /** Loads `data` into an empty database; refuses one that holds any pet, key, order or webhook endpoint. */
@@ -101,9 +90,9 @@ export async function writePostgresData(url: string, data: StoreData): Promise<v
     for (const record of data.idempotency ?? []) {
       await client.query("INSERT INTO idempotency_keys (id, fingerprint, created_at, answer) VALUES ($1, $2, $3, $4)", [record.id, record.fingerprint, record.createdAt, record.answer]);
     }
-    await client.query("SELECT setval(pg_get_serial_sequence('pets', 'id'), $1, false)", [Math.max(data.nextPetId, ...data.pets.map((p) => p.id + 1))]);
-    await client.query("SELECT setval(pg_get_serial_sequence('orders', 'id'), $1, false)", [Math.max(data.nextOrderId, ...data.orders.map((o) => o.id + 1))]);
-    await writeWebhooks(client, data);
+    await setNextValue(client, "pets", Math.max(data.nextPetId, ...data.pets.map((p) => p.id + 1)));
+    await setNextValue(client, "orders", Math.max(data.nextOrderId, ...data.orders.map((o) => o.id + 1)));
+    await writeWebhookData(client, data);
   });
 }
 
@@ -119,15 +108,4 @@ interface OrderRow {
 function toOrderRecord(row: OrderRow): OrderRecord {
   const order = { id: Number(row.id), petId: Number(row.pet_id), status: row.status, createdAt: row.created_at.toISOString(), updatedAt: row.updated_at.toISOString() };
   return row.revision === 1 ? order : { ...order, revision: row.revision };
-}
-
-// The identity columns' sequences, as PostgreSQL names them.
-const SEQUENCES = { pets: "pets_id_seq", orders: "orders_id_seq" } as const;
-
-/** The id the sequence hands out next. */
-async function nextValue(client: PoolClient, table: keyof typeof SEQUENCES): Promise<number> {
-  const { rows } = await client.query<{ last_value: string; is_called: boolean }>(`SELECT last_value, is_called FROM ${SEQUENCES[table]}`);
-  const row = rows[0];
-  if (!row) return 1;
-  return Number(row.last_value) + (row.is_called ? 1 : 0);
 }

@@ -3,7 +3,8 @@ import type { AttemptOutcome, ClaimQuery, ClaimedDelivery, DeliveryQuery, Delive
 import { storageCall } from "./storage-errors.js";
 import { toWebhookRecord, type WebhookRow } from "./postgres-webhook-store.js";
 
-interface DeliveryRow {
+/** A `webhook_deliveries` row as the driver reads it (the whole-data reader reads the same columns). */
+export interface DeliveryRow {
   id: string;
   webhook_id: string;
   event_id: string | null;
@@ -26,7 +27,8 @@ interface ClaimedRow extends DeliveryRow, Omit<WebhookRow, "id" | "created_at" |
   webhook_updated_at: Date;
 }
 
-const COLUMNS =
+/** Every column of a delivery record, of the table aliased `d`. */
+export const DELIVERY_COLUMNS =
   "d.id, d.webhook_id, d.event_id, d.type, d.payload, d.status, d.attempts, d.created_at, d.next_attempt_at, " +
   "d.last_attempt_at, d.last_status_code, d.last_error, d.last_response, d.last_duration_ms";
 
@@ -53,11 +55,11 @@ export class PostgresDeliveryStore implements DeliveryStore {
           ORDER BY next_attempt_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
        UPDATE webhook_deliveries d SET lease_until = $1::timestamptz + make_interval(secs => $4)
          FROM due, webhooks w WHERE d.id = due.id AND w.id = d.webhook_id
-       RETURNING ${COLUMNS}, w.url, w.types, w.description, w.enabled, w.secret, w.previous_secret, w.previous_secret_until,
+       RETURNING ${DELIVERY_COLUMNS}, w.url, w.types, w.description, w.enabled, w.secret, w.previous_secret, w.previous_secret_until,
          w.created_at AS webhook_created_at, w.updated_at AS webhook_updated_at`,
       [now, limit, skipWebhooks, leaseMs / 1000],
     );
-    return rows.sort((a, b) => Number(a.id) - Number(b.id)).map((row) => ({ delivery: toDelivery(row), webhook: toWebhook(row) }));
+    return rows.sort((a, b) => Number(a.id) - Number(b.id)).map((row) => ({ delivery: toDeliveryRecord(row), webhook: toWebhook(row) }));
   }
 
   async record(id: number, outcome: AttemptOutcome): Promise<DeliveryRecord | undefined> {
@@ -67,42 +69,42 @@ export class PostgresDeliveryStore implements DeliveryStore {
          attempts = d.attempts + 1,
          next_attempt_at = CASE WHEN $2 OR d.status = 'failed' THEN NULL ELSE $3 END,
          lease_until = NULL, last_attempt_at = $4, last_status_code = $5, last_error = $6, last_response = $7, last_duration_ms = $8
-       WHERE d.id = $1 RETURNING ${COLUMNS}`,
+       WHERE d.id = $1 RETURNING ${DELIVERY_COLUMNS}`,
       [id, outcome.succeeded, outcome.nextAttemptAt, outcome.at, outcome.statusCode, outcome.error, outcome.response, outcome.durationMs],
     );
-    return row && toDelivery(row);
+    return row && toDeliveryRecord(row);
   }
 
   async get(webhookId: number, id: number): Promise<DeliveryRecord | undefined> {
-    const [row] = await this.#query<DeliveryRow>(`SELECT ${COLUMNS} FROM webhook_deliveries d WHERE d.id = $1 AND d.webhook_id = $2`, [id, webhookId]);
-    return row && toDelivery(row);
+    const [row] = await this.#query<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE d.id = $1 AND d.webhook_id = $2`, [id, webhookId]);
+    return row && toDeliveryRecord(row);
   }
 
   async list({ webhookId, status, beforeId = Number.MAX_SAFE_INTEGER, limit }: DeliveryQuery) {
     const rows = await this.#query<DeliveryRow>(
-      `SELECT ${COLUMNS} FROM webhook_deliveries d WHERE d.webhook_id = $1 AND d.id < $2 AND ($3::text IS NULL OR d.status = $3)
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE d.webhook_id = $1 AND d.id < $2 AND ($3::text IS NULL OR d.status = $3)
         ORDER BY d.id DESC LIMIT $4`,
       [webhookId, beforeId, status ?? null, limit + 1],
     );
-    return { deliveries: rows.slice(0, limit).map(toDelivery), hasMore: rows.length > limit };
+    return { deliveries: rows.slice(0, limit).map(toDeliveryRecord), hasMore: rows.length > limit };
   }
 
   async retryNow(webhookId: number, id: number, now: Date): Promise<DeliveryRecord | undefined> {
     const [row] = await this.#query<DeliveryRow>(
-      `UPDATE webhook_deliveries d SET status = 'pending', next_attempt_at = $3 WHERE d.id = $1 AND d.webhook_id = $2 RETURNING ${COLUMNS}`,
+      `UPDATE webhook_deliveries d SET status = 'pending', next_attempt_at = $3 WHERE d.id = $1 AND d.webhook_id = $2 RETURNING ${DELIVERY_COLUMNS}`,
       [id, webhookId, now],
     );
-    return row && toDelivery(row);
+    return row && toDeliveryRecord(row);
   }
 
   async createTest(webhookId: number, payload: string, now: Date): Promise<DeliveryRecord | undefined> {
     const [row] = await this.#query<DeliveryRow>(
       `INSERT INTO webhook_deliveries AS d (webhook_id, event_id, type, payload, created_at, next_attempt_at)
-         SELECT id, NULL, 'webhook.test', $2, $3, $3 FROM webhooks WHERE id = $1 RETURNING ${COLUMNS}`,
+         SELECT id, NULL, 'webhook.test', $2, $3, $3 FROM webhooks WHERE id = $1 RETURNING ${DELIVERY_COLUMNS}`,
       [webhookId, payload, now],
     );
     if (row) await this.#query("SELECT pg_notify('petstore_events', '')", []);
-    return row && toDelivery(row);
+    return row && toDeliveryRecord(row);
   }
 
   async pendingCount(): Promise<number> {
@@ -117,7 +119,7 @@ export class PostgresDeliveryStore implements DeliveryStore {
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
-function toDelivery(row: DeliveryRow): DeliveryRecord {
+export function toDeliveryRecord(row: DeliveryRow): DeliveryRecord {
   return {
     id: Number(row.id),
     webhookId: Number(row.webhook_id),

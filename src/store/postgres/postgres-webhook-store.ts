@@ -20,7 +20,8 @@ export interface WebhookRow {
   updated_at: Date;
 }
 
-const COLUMNS = "id, url, types, description, enabled, secret, previous_secret, previous_secret_until, created_at, updated_at";
+/** Every column of a webhook record. */
+export const WEBHOOK_COLUMNS = "id, url, types, description, enabled, secret, previous_secret, previous_secret_until, created_at, updated_at";
 
 /** Webhook endpoints in PostgreSQL (migration 11), shared by every instance on the database. */
 export class PostgresWebhookStore implements WebhookStore {
@@ -34,19 +35,19 @@ export class PostgresWebhookStore implements WebhookStore {
 
   async create({ url, types, description, secret, at }: NewWebhookInput): Promise<WebhookRecord> {
     const [row] = await this.#query(
-      `INSERT INTO webhooks (url, types, description, secret, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5) RETURNING ${COLUMNS}`,
+      `INSERT INTO webhooks (url, types, description, secret, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5) RETURNING ${WEBHOOK_COLUMNS}`,
       [url, types, description, secret, at],
     );
     return toWebhookRecord(row!);
   }
 
   async get(id: number): Promise<WebhookRecord | undefined> {
-    const [row] = await this.#query(`SELECT ${COLUMNS} FROM webhooks WHERE id = $1`, [id]);
+    const [row] = await this.#query(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = $1`, [id]);
     return row && toWebhookRecord(row);
   }
 
   async list({ afterId = 0, limit }: { afterId?: number; limit: number }): Promise<WebhookPage> {
-    const rows = await this.#query(`SELECT ${COLUMNS} FROM webhooks WHERE id > $1 ORDER BY id LIMIT $2`, [afterId, limit + 1]);
+    const rows = await this.#query(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id > $1 ORDER BY id LIMIT $2`, [afterId, limit + 1]);
     return { webhooks: rows.slice(0, limit).map(toWebhookRecord), hasMore: rows.length > limit };
   }
 
@@ -56,7 +57,7 @@ export class PostgresWebhookStore implements WebhookStore {
     const [row] = await this.#query(
       `WITH changed AS (UPDATE webhooks SET url = coalesce($2, url), types = coalesce($3, types),
          description = CASE WHEN $4 THEN $5 ELSE description END, enabled = coalesce($6, enabled), updated_at = $7
-       WHERE id = $1 RETURNING ${COLUMNS}),
+       WHERE id = $1 RETURNING ${WEBHOOK_COLUMNS}),
        ended AS (UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, last_error = $8
          WHERE webhook_id = $1 AND status = 'pending' AND $6 IS FALSE)
        SELECT * FROM changed`,
@@ -68,7 +69,7 @@ export class PostgresWebhookStore implements WebhookStore {
   async rotateSecret(id: number, secret: string, previousUntil: Date | null, at: Date): Promise<WebhookRecord | undefined> {
     const [row] = await this.#query(
       `UPDATE webhooks SET previous_secret = CASE WHEN $3::timestamptz IS NULL THEN NULL ELSE secret END,
-         previous_secret_until = $3, secret = $2, updated_at = $4 WHERE id = $1 RETURNING ${COLUMNS}`,
+         previous_secret_until = $3, secret = $2, updated_at = $4 WHERE id = $1 RETURNING ${WEBHOOK_COLUMNS}`,
       [id, secret, previousUntil, at],
     );
     return row && toWebhookRecord(row);
@@ -90,7 +91,7 @@ export class PostgresWebhookStore implements WebhookStore {
             WHERE w.id = $1 AND w.enabled AND w.updated_at <= $2
               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
                                WHERE d.webhook_id = w.id AND d.status = 'succeeded' AND d.last_attempt_at > $2)
-            RETURNING ${COLUMNS}`,
+            RETURNING ${WEBHOOK_COLUMNS}`,
           [id, failing.since, failing.at],
         );
         if (!rows[0]) return undefined;
