@@ -5,6 +5,8 @@ import * as z from "zod";
 import { IdempotencyRecordSchema, KeyRecordSchema, PetRecordSchema, firstIssue } from "../indexed/records.js";
 import { OrderRecordSchema } from "../indexed/order-records.js";
 import { STORE_DATA_VERSION, type StoreData } from "../indexed/store-state.js";
+import { WebhookRecordSchema } from "../indexed/webhook-records.js";
+import { DeliveryRecordSchema } from "../indexed/delivery-table.js";
 
 export const EXPORT_FORMAT = "petstore-export";
 /**
@@ -12,7 +14,15 @@ export const EXPORT_FORMAT = "petstore-export";
  * unknown fields) and import a read-only key as one that can write, so it must refuse instead.
  * Version 1 exports read as they are: their keys have the scopes of a key created without any.
  */
-export const EXPORT_VERSION = 2;
+const KEYS_WITH_SCOPES_VERSION = 2;
+/**
+ * 3 for an export that carries webhook endpoints or deliveries (or only their id counters): a
+ * petstore that reads only version 2 would drop the counters, and hand out delivery ids, so
+ * `webhook-id`s, that receivers already saw and drop as duplicates. An export without them stays
+ * version 2, which such a petstore still reads.
+ */
+const WEBHOOKS_VERSION = 3;
+export const EXPORT_VERSION = WEBHOOKS_VERSION;
 const OLDEST_EXPORT_VERSION = 1;
 
 const HeaderSchema = z.object({
@@ -20,13 +30,20 @@ const HeaderSchema = z.object({
   version: z.int(),
   nextPetId: z.int().min(1),
   nextOrderId: z.int().min(1),
+  nextWebhookId: z.int().min(1).optional(),
+  nextDeliveryId: z.int().min(1).optional(),
 });
-const CountsSchema = z.object({ pets: z.int(), keys: z.int(), orders: z.int(), idempotency: z.int() });
+// Version 2 end lines have no webhook counts: they carried none.
+const CountsSchema = z.object({ pets: z.int(), keys: z.int(), orders: z.int(), idempotency: z.int(), webhooks: z.int().default(0), deliveries: z.int().default(0) });
 const LineSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("pet"), record: PetRecordSchema }),
   z.object({ type: z.literal("key"), record: KeyRecordSchema }),
   z.object({ type: z.literal("order"), record: OrderRecordSchema }),
   z.object({ type: z.literal("idempotency"), record: IdempotencyRecordSchema }),
+  // Secrets included: an endpoint restored without its secret could sign nothing (docs/security.md).
+  z.object({ type: z.literal("webhook"), record: WebhookRecordSchema }),
+  // The payload as stored, to the byte: the signature of every retry covers it.
+  z.object({ type: z.literal("delivery"), record: DeliveryRecordSchema }),
   z.object({ type: z.literal("end"), counts: CountsSchema }),
 ]);
 
@@ -34,18 +51,42 @@ export type Counts = z.infer<typeof CountsSchema>;
 
 /** How many records of each kind `data` holds: what the end line says and an import checks. */
 export function countsOf(data: StoreData): Counts {
-  return { pets: data.pets.length, keys: data.keys.length, orders: data.orders.length, idempotency: data.idempotency?.length ?? 0 };
+  const { pets, keys, orders, idempotency = [], webhooks = [], deliveries = [] } = data;
+  return { pets: pets.length, keys: keys.length, orders: orders.length, idempotency: idempotency.length, webhooks: webhooks.length, deliveries: deliveries.length };
+}
+
+/** "2 pets, 3 keys, 1 orders", and the webhook endpoints and deliveries when there are any. */
+export function describeCounts(counts: Counts): string {
+  const webhooks = counts.webhooks + counts.deliveries > 0 ? `, ${counts.webhooks} webhook endpoints, ${counts.deliveries} deliveries` : "";
+  return `${counts.pets} pets, ${counts.keys} keys, ${counts.orders} orders${webhooks}`;
+}
+
+function carriesWebhooks(data: StoreData): boolean {
+  return data.nextWebhookId !== undefined || data.nextDeliveryId !== undefined || (data.webhooks?.length ?? 0) + (data.deliveries?.length ?? 0) > 0;
 }
 
 /** The export's lines, each with its newline: a generator, so a large store is written as it goes. */
 export function* exportLines(data: StoreData): Generator<string> {
-  const { nextPetId, nextOrderId } = data;
-  yield line({ format: EXPORT_FORMAT, version: EXPORT_VERSION, nextPetId, nextOrderId });
+  const { nextPetId, nextOrderId, nextWebhookId, nextDeliveryId } = data;
+  if (!carriesWebhooks(data)) {
+    yield line({ format: EXPORT_FORMAT, version: KEYS_WITH_SCOPES_VERSION, nextPetId, nextOrderId });
+    yield* recordLines(data);
+    const { webhooks: _webhooks, deliveries: _deliveries, ...counts } = countsOf(data);
+    yield line({ type: "end", counts });
+    return;
+  }
+  yield line({ format: EXPORT_FORMAT, version: WEBHOOKS_VERSION, nextPetId, nextOrderId, nextWebhookId, nextDeliveryId });
+  yield* recordLines(data);
+  for (const record of data.webhooks ?? []) yield line({ type: "webhook", record });
+  for (const record of data.deliveries ?? []) yield line({ type: "delivery", record });
+  yield line({ type: "end", counts: countsOf(data) });
+}
+
+function* recordLines(data: StoreData): Generator<string> {
   for (const record of data.pets) yield line({ type: "pet", record });
   for (const record of data.keys) yield line({ type: "key", record: withoutEmptyFields(record) });
   for (const record of data.orders) yield line({ type: "order", record });
   for (const record of data.idempotency ?? []) yield line({ type: "idempotency", record });
-  yield line({ type: "end", counts: countsOf(data) });
 }
 
 // The key fields added after version 1 (expiry, rotation) are left out when null, one form for
@@ -84,11 +125,27 @@ export function parseExport(text: string): StoreData {
     else if (entry.type === "pet") data.pets.push(entry.record);
     else if (entry.type === "key") data.keys.push(entry.record);
     else if (entry.type === "order") data.orders.push(entry.record);
-    else data.idempotency?.push(entry.record);
+    else if (entry.type === "idempotency") data.idempotency?.push(entry.record);
+    else if (entry.type === "webhook") (data.webhooks ??= []).push(entry.record);
+    else (data.deliveries ??= []).push(entry.record);
   });
   if (!end) throw new Error("the export has no end line: it was cut short");
   assertCounts(end, countsOf(data), "the end line says");
   if (data.idempotency?.length === 0) delete data.idempotency;
+  return withWebhookCounters(data, header.data);
+}
+
+/**
+ * The counters beside the records, as the db file keeps them (both or neither of a pair), after
+ * checking that each delivery's endpoint is in the export: PostgreSQL would refuse it otherwise.
+ */
+function withWebhookCounters(data: StoreData, header: { nextWebhookId?: number; nextDeliveryId?: number }): StoreData {
+  const endpoints = new Set((data.webhooks ?? []).map((webhook) => webhook.id));
+  const orphan = (data.deliveries ?? []).find((delivery) => !endpoints.has(delivery.webhookId));
+  if (orphan) throw new Error(`delivery ${orphan.id} is to webhook endpoint ${orphan.webhookId}, which the export does not hold`);
+  const { nextWebhookId, nextDeliveryId } = header;
+  if (nextWebhookId !== undefined || data.webhooks) Object.assign(data, { nextWebhookId: nextWebhookId ?? 1, webhooks: data.webhooks ?? [] });
+  if (nextDeliveryId !== undefined || data.deliveries) Object.assign(data, { nextDeliveryId: nextDeliveryId ?? 1, deliveries: data.deliveries ?? [] });
   return data;
 }
 

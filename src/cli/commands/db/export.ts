@@ -9,7 +9,7 @@ export interface ExportOptions {
 
 export function exportCommand(ctx: CliContext): Command {
   const command = new Command("export")
-    .description("Write a stopped store's data to stdout as NDJSON: a header, one line per pet, key (with its hash) and order, an end line")
+    .description("Write a stopped store's data to stdout as NDJSON: a header, one line per pet, key (with its hash), order, webhook endpoint (with its signing secret) and delivery, an end line")
     .option("--db <file|url>", `database file or postgres:// URL (env PETSTORE_DB, default ${SERVE_DEFAULTS.db})`)
     .action(async (flags: { db?: string }) => {
       await runExport({ db: flags.db ?? ctx.env.PETSTORE_DB ?? SERVE_DEFAULTS.db }, ctx);

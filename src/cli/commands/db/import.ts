@@ -24,14 +24,14 @@ export function importCommand(ctx: CliContext): Command {
 
 /** Parses the whole export first, so a file of another version or cut short writes nothing. */
 export async function runImport(options: ImportOptions, ctx: CliContext): Promise<void> {
-  const { parseExport } = await import("../../../store/transfer/export-format.js");
+  const { parseExport, describeCounts } = await import("../../../store/transfer/export-format.js");
   const { importVerified } = await import("../../../store/transfer/import-verified.js");
   const text = await fs.readFile(options.file === "-" ? "/dev/stdin" : options.file, "utf8").catch((error: unknown) => {
     throw new UsageError(`cannot read ${options.file}: ${error instanceof Error ? error.message : String(error)}`);
   });
   const data = parseExport(text);
   const counts = await importVerified(options.db, data, { warn: (message) => ctx.io.stderr.write(`Warning: ${message}\n`) });
-  ctx.io.stderr.write(`Imported ${counts.pets} pets, ${counts.keys} keys, ${counts.orders} orders into ${redacted(options.db)}.\n`);
+  ctx.io.stderr.write(`Imported ${describeCounts(counts)} into ${redacted(options.db)}.\n`);
 }
 
 function redacted(db: string): string {

@@ -21,11 +21,12 @@ export function migrateCommand(ctx: CliContext): Command {
 /** Goes through the export format itself, so a migration is exactly an export piped into an import. */
 export async function runMigrate(options: MigrateOptions, ctx: CliContext): Promise<void> {
   const { readStoreData } = await import("../../../store/transfer/store-data.js");
-  const { exportLines, parseExport, countsOf } = await import("../../../store/transfer/export-format.js");
+  const { exportLines, parseExport, countsOf, describeCounts } = await import("../../../store/transfer/export-format.js");
   const { importVerified } = await import("../../../store/transfer/import-verified.js");
   const warn = (message: string) => ctx.io.stderr.write(`Warning: ${message}\n`);
   const data = parseExport([...exportLines(await readStoreData(options.from, { warn }))].join(""));
   const counts = await importVerified(options.to, data, { warn });
   const expected = countsOf(data);
-  ctx.io.stderr.write(`Migrated ${expected.pets} pets, ${expected.keys} keys, ${expected.orders} orders; the target holds ${counts.pets}, ${counts.keys}, ${counts.orders}.\n`);
+  const held = [counts.pets, counts.keys, counts.orders, ...(counts.webhooks + counts.deliveries > 0 ? [counts.webhooks, counts.deliveries] : [])];
+  ctx.io.stderr.write(`Migrated ${describeCounts(expected)}; the target holds ${held.join(", ")}.\n`);
 }
