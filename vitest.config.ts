@@ -9,7 +9,7 @@ const pkg = JSON.parse(readFileSync(new URL("package.json", import.meta.url), "u
 const RELEASE_TESTS = ["test/release/**/*.test.ts"];
 // Tests that need a real PostgreSQL and Redis, beyond the API suites run over them. db-restore is
 // file-only (a PostgreSQL store restores from a dump), so it stays in the slow lane.
-const ENGINE_TESTS = ["test/scale/**/*.test.ts", "test/store/pet-search-postgres.test.ts", "test/store/name-search-migration.test.ts", "test/limits/redis-*.test.ts", "test/e2e/db-backup.test.ts", "test/e2e/db-transfer.test.ts", "test/e2e/db-old-keys.test.ts", "test/store/postgres-*.test.ts"];
+const ENGINE_TESTS = ["test/scale/**/*.test.ts", "test/store/pet-search-postgres.test.ts", "test/store/name-search-migration.test.ts", "test/limits/redis-*.test.ts", "test/e2e/db-backup.test.ts", "test/e2e/db-transfer.test.ts", "test/e2e/db-webhooks-transfer.test.ts", "test/e2e/db-old-keys.test.ts", "test/store/postgres-*.test.ts"];
 // Fault suites whose code differs per engine: run over both, as the API suites are.
 const FAULT_TESTS_PER_ENGINE = ["test/fault/security-streams.test.ts"];
 // The slow lane: whole processes (the built CLI, `petstore serve`, crashes and kills), real

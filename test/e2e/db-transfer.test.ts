@@ -92,11 +92,11 @@ describe("db import", () => {
     expect((await runCli(["db", "import", file, "--db", postgres])).code).toBe(0);
     expect((await runCli(["db", "import", file, "--db", postgres])).stderr).toMatch(/not empty/);
 
-    const newer = exported.replace('"version":2', '"version":3');
+    const newer = exported.replace('"version":2', '"version":4');
     await writeFile(file, newer);
     const refused = await runCli(["db", "import", file, "--db", await tempDbPath()]);
     expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toMatch(/format version 3; this petstore reads versions 1 to 2/);
+    expect(refused.stderr).toMatch(/format version 4; this petstore reads versions 1 to 3/);
 
     await writeFile(file, exported.split("\n").slice(0, -2).join("\n"));
     const cut = await runCli(["db", "import", file, "--db", await tempDbPath()]);
