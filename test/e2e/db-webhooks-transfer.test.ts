@@ -2,7 +2,7 @@
 // a file store with two endpoints (one with a rotated secret in its grace) and succeeded, failed
 // and pending deliveries goes to PostgreSQL with every field, a server there sends what was
 // pending, signed as before, and PostgreSQL's endpoints and deliveries come back to a file.
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import pg from "pg";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -205,8 +205,13 @@ describe("webhooks through db migrate, export, import and backup", () => {
 
     const exported = await runCli(["db", "export", "--db", postgres.db]);
     expect(exported.code).toBe(0);
+    expect(JSON.parse(exported.stdout.slice(0, exported.stdout.indexOf("\n")))).toMatchObject({ version: 3, nextWebhookId: 3, nextDeliveryId: held.nextDeliveryId });
+    // --output: the same lines in a new file only its owner can read (it holds the signing secrets), never over one.
     const file = `${await tempDbPath()}.ndjson`;
-    await writeFile(file, exported.stdout);
+    expect(await runCli(["db", "export", "--db", postgres.db, "--output", file])).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    expect(await readFile(file, "utf8")).toBe(exported.stdout);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(await runCli(["db", "export", "--db", postgres.db, "--output", file])).toMatchObject({ code: 2, stderr: expect.stringContaining(`${file} exists`) });
     const target = await tempDbPath();
     const imported = await runCli(["db", "import", file, "--db", target]);
     expect(imported.code).toBe(0);
