@@ -207,6 +207,24 @@ describe("deliveries you can see, retry, test and rotation", () => {
     expect((await server.api(`/webhooks/${id}/deliveries?status=lost`)).status).toBe(400);
   });
 
+  it("keeps an answer holding a NUL byte, which PostgreSQL's text cannot store, as U+FFFD: the delivery is recorded, not sent again", async () => {
+    const { server } = await setUp();
+    const hook = await receiver();
+    const { id } = await addEndpoint(server, hook.url);
+    hook.answer({ status: 200, body: "ok\u0000binary" });
+    await createPet(server);
+    await hook.waitFor(1);
+    for (let tries = 0; tries < 100; tries++) {
+      const [delivery] = await json(await server.api(`/webhooks/${id}/deliveries`));
+      if (delivery.status === "succeeded") {
+        expect(delivery.lastResponse).toBe("ok\ufffdbinary");
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error("the delivery was never recorded as succeeded");
+  });
+
   it("sends webhook.test to that endpoint only", async () => {
     const { server } = await setUp();
     const [one, other] = [await receiver(), await receiver()];

@@ -77,7 +77,9 @@ async function firstBytes(body: Dispatcher.ResponseData["body"], limit: number):
   } finally {
     body.destroy();
   }
-  return Buffer.concat(chunks).subarray(0, limit).toString("utf8");
+  // NUL as U+FFFD, as bytes that are not UTF-8 already are: PostgreSQL's text cannot hold it, so
+  // the attempt could not be recorded and the delivery would be sent again and again.
+  return Buffer.concat(chunks).subarray(0, limit).toString("utf8").replaceAll("\u0000", "\ufffd");
 }
 
 function headerOf(value: string | string[] | undefined): string | undefined {

@@ -69,9 +69,14 @@ async function insertDeliveries(client: PoolClient, deliveries: readonly Deliver
       column("nextAttemptAt"),
       column("lastAttemptAt"),
       column("lastStatusCode"),
-      column("lastError"),
-      column("lastResponse"),
+      column("lastError").map(storable),
+      column("lastResponse").map(storable),
       column("lastDurationMs"),
     ],
   );
+}
+
+/** An answer kept by a petstore that stored NUL (the file engine did) as the server now keeps it: PostgreSQL's text refuses NUL. */
+function storable(text: string | null): string | null {
+  return text?.replaceAll("\u0000", "\ufffd") ?? null;
 }
