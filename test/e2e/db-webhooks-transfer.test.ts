@@ -193,7 +193,7 @@ describe("webhooks through db migrate, export, import and backup", () => {
       await deliveriesUntil(server, flakyId!, (listed) => listed[0]?.status === "pending" && listed[0]?.attempts === 1);
       await deliveriesUntil(server, steadyId!, (listed) => listed.every((d) => d.status === "succeeded"));
       const saved = await runCli(["db", "backup", backup], { env: { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: server.adminKey } });
-      expect(saved.code).toBe(0);
+      expect(saved).toMatchObject({ code: 0, stderr: expect.stringMatching(/^Saved 4 pets, \d+ keys, 0 orders, 2 webhook endpoints, \d+ deliveries to /) });
     } finally {
       expect(await server.stop()).toBe(0);
     }

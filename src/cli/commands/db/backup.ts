@@ -13,7 +13,7 @@ export interface BackupOptions {
 export function backupCommand(ctx: CliContext): Command {
   const command = new Command("backup")
     .description("Save a consistent copy of a running server's store to a new file (admin key needed); `serve --db <file>` opens it")
-    .argument("<file>", "the new file (mode 0600: it holds key hashes); an existing file is not overwritten")
+    .argument("<file>", "the new file (mode 0600: it holds key hashes and webhook signing secrets); an existing file is not overwritten")
     .action(async (file: string, _flags: unknown, self: Command) => {
       const settings = await resolveSettings(globalFlagsOf(self), ctx);
       await runBackup({ settings, file }, ctx);
@@ -33,5 +33,6 @@ export async function runBackup(options: BackupOptions, ctx: CliContext): Promis
     throw error;
   });
   const count = (name: string) => (Array.isArray(body[name]) ? (body[name] as unknown[]).length : 0);
-  ctx.io.stderr.write(`Saved ${count("pets")} pets, ${count("keys")} keys, ${count("orders")} orders to ${options.file}.\n`);
+  const webhooks = count("webhooks") + count("deliveries") > 0 ? `, ${count("webhooks")} webhook endpoints, ${count("deliveries")} deliveries` : "";
+  ctx.io.stderr.write(`Saved ${count("pets")} pets, ${count("keys")} keys, ${count("orders")} orders${webhooks} to ${options.file}.\n`);
 }

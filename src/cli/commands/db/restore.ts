@@ -39,8 +39,8 @@ export async function runRestore(options: RestoreOptions, ctx: CliContext): Prom
   if (result.movedDb) stderr.write(`Moved the current database aside to ${result.movedDb}.\n`);
   else stderr.write(`There was no database at ${result.db}.\n`);
   if (result.movedJournal) stderr.write(`Moved its journal aside to ${result.movedJournal}.\n`);
-  const { pets, keys, orders } = result.data;
-  stderr.write(`Restored ${pets.length} pets, ${keys.length} keys, ${orders.length} orders from ${options.backup} to ${result.db}.\n`);
+  const { countsOf, describeCounts } = await import("../../../store/transfer/export-format.js");
+  stderr.write(`Restored ${describeCounts(countsOf(result.data))} from ${options.backup} to ${result.db}.\n`);
 }
 
 /** A backup that is missing, a folder or unreadable is a mistake in the command line, not a damaged file. */
