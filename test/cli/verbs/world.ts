@@ -1,0 +1,57 @@
+// The real app over a fresh memory store, in process, as the CLI's wire: each verb runs main()
+// with buffers for its streams, against the server's own routes, keys, scopes and limits.
+import { main } from "../../../src/cli/main.js";
+import { defaultLimitsConfig, limitsFor } from "../../../src/limits/plans.js";
+import { memoryApp, MEMORY_APP_NOW } from "../../helpers/memory-app.js";
+import { appApi } from "../helpers/app-api.js";
+import { createTestContext } from "../helpers/test-context.js";
+
+export const ADMIN_KEY = "ps_test_admin_key_0123456789abcdefghijkl";
+const BASE_URL = "http://127.0.0.1:3999/v1";
+
+export interface RunOptions {
+  /** The key the command uses: the admin key when absent. */
+  key?: string;
+  /** true: stdout and stderr are terminals; "terminal": stdin too (a person could be asked). */
+  tty?: boolean | "terminal";
+  columns?: number;
+  /** Answers of the person at the terminal, in order: a question without one fails the test. */
+  answers?: (boolean | string | undefined)[];
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A server of the plans' default limits (as `petstore serve` has) on a fixed clock, and a way to run verbs against it. */
+export async function startWorld(now: () => number = () => MEMORY_APP_NOW) {
+  let serverLog = "";
+  const limits = defaultLimitsConfig();
+  const { app, store } = await memoryApp({
+    adminKey: ADMIN_KEY,
+    now,
+    limitsOf: (key) => limitsFor(key.admin ? "admin" : key.plan, key.limits, limits),
+    anonymousLimits: limits.anonymous,
+    write: (chunk) => (serverLog += chunk),
+  });
+  const api = appApi(app, { baseUrl: BASE_URL, timeoutMs: 10_000 });
+  const run = async (argv: string[], options: RunOptions = {}): Promise<CliResult> => {
+    const tty = options.tty !== undefined && options.tty !== false;
+    const test = createTestContext({
+      env: { PETSTORE_BASE_URL: BASE_URL, PETSTORE_API_KEY: options.key ?? ADMIN_KEY },
+      isStdoutTTY: tty,
+      isStderrTTY: tty,
+      isStdinTTY: options.tty === "terminal",
+      columns: options.columns,
+      answers: options.answers,
+      now,
+      timeZone: "UTC",
+      api,
+    });
+    const code = await main(argv, test.ctx);
+    return { code, stdout: test.stdout(), stderr: test.stderr() };
+  };
+  return { app, store, api, run, serverLog: () => serverLog };
+}
