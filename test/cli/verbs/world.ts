@@ -12,6 +12,8 @@ const BASE_URL = "http://127.0.0.1:3999/v1";
 export interface RunOptions {
   /** The key the command uses: the admin key when absent. */
   key?: string;
+  /** More of the environment, over PETSTORE_BASE_URL and PETSTORE_API_KEY. */
+  env?: Record<string, string>;
   /** true: stdout and stderr are terminals; "terminal": stdin too (a person could be asked). */
   tty?: boolean | "terminal";
   columns?: number;
@@ -40,7 +42,7 @@ export async function startWorld(now: () => number = () => MEMORY_APP_NOW) {
   const run = async (argv: string[], options: RunOptions = {}): Promise<CliResult> => {
     const tty = options.tty !== undefined && options.tty !== false;
     const test = createTestContext({
-      env: { PETSTORE_BASE_URL: BASE_URL, PETSTORE_API_KEY: options.key ?? ADMIN_KEY },
+      env: { PETSTORE_BASE_URL: BASE_URL, PETSTORE_API_KEY: options.key ?? ADMIN_KEY, ...options.env },
       isStdoutTTY: tty,
       isStderrTTY: tty,
       isStdinTTY: options.tty === "terminal",
@@ -53,5 +55,12 @@ export async function startWorld(now: () => number = () => MEMORY_APP_NOW) {
     const code = await main(argv, test.ctx);
     return { code, stdout: test.stdout(), stderr: test.stderr() };
   };
-  return { app, store, api, run, serverLog: () => serverLog };
+  /** POSTs pets straight to the app, in order, as the admin. */
+  const seedPets = async (pets: { name: string; categoryId: number; status?: string }[]) => {
+    for (const pet of pets) {
+      const response = await app.fetch(new Request(`${BASE_URL}/pets`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" }, body: JSON.stringify(pet) }));
+      if (response.status !== 201) throw new Error(`seeding ${pet.name}: HTTP ${response.status}`);
+    }
+  };
+  return { app, store, api, run, seedPets, serverLog: () => serverLog };
 }
