@@ -1,6 +1,7 @@
 // The real app over a fresh memory store, in process, as the CLI's wire: each verb runs main()
 // with buffers for its streams, against the server's own routes, keys, scopes and limits.
 import { main } from "../../../src/cli/main.js";
+import type { StateStore } from "../../../src/cli/state-file.js";
 import { defaultLimitsConfig, limitsFor } from "../../../src/limits/plans.js";
 import { memoryApp, MEMORY_APP_NOW } from "../../helpers/memory-app.js";
 import { appApi } from "../helpers/app-api.js";
@@ -19,6 +20,8 @@ export interface RunOptions {
   columns?: number;
   /** Answers of the person at the terminal, in order: a question without one fails the test. */
   answers?: (boolean | string | undefined)[];
+  /** What the client remembers between runs: a fresh store per run when absent, as a fresh HOME. */
+  state?: StateStore;
 }
 
 export interface CliResult {
@@ -48,6 +51,7 @@ export async function startWorld(now: () => number = () => MEMORY_APP_NOW) {
       isStdinTTY: options.tty === "terminal",
       columns: options.columns,
       answers: options.answers,
+      state: options.state,
       now,
       timeZone: "UTC",
       api,
