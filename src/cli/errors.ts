@@ -42,6 +42,8 @@ export class NetworkError extends Error {
     readonly hint?: string,
     /** For --json: `timeout`, `untrusted_certificate`, or `unreachable` for everything else. */
     readonly code: "unreachable" | "timeout" | "untrusted_certificate" = "unreachable",
+    /** The server took the connection, then it was lost (reset, closed): a server that is there. */
+    readonly dropped = false,
   ) {
     super(message);
   }

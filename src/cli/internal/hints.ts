@@ -129,11 +129,15 @@ export function networkFailure(
     return { error: new NetworkError(message, `Check the base URL ${settings.baseUrl}.`), transient: false };
   }
   const reason = messageOf(error);
+  const dropped = typeof code === "string" && DROPPED_CODES.has(code);
   return {
-    error: new NetworkError(`request to ${origin} failed: ${reason}`, serverHint),
+    error: new NetworkError(`request to ${origin} failed: ${reason}`, serverHint, "unreachable", dropped),
     transient: typeof code === "string" && TRANSIENT_CODES.has(code),
   };
 }
+
+/** A connection the server had taken, then lost. */
+const DROPPED_CODES = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET"]);
 
 function seconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));

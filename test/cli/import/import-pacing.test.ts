@@ -12,6 +12,7 @@ import { validateRecords } from "../../../src/cli/internal/import/validate-recor
 import { main } from "../../../src/cli/main.js";
 import type { Settings } from "../../../src/cli/settings.js";
 import { memoryApp } from "../../helpers/memory-app.js";
+import { networkFailure } from "../../../src/cli/internal/hints.js";
 import { appApi, type AppApi } from "../helpers/app-api.js";
 import { createTestContext, memoryStateStore } from "../helpers/test-context.js";
 
@@ -188,3 +189,46 @@ describe("sendRecords", () => {
   });
 });
 
+
+describe("pets import over connections the server drops", () => {
+  /** Answers every attempt whose Idempotency-Key `drops` says with a connection reset, as a proxy or a chaos server does. */
+  function dropping(api: AppApi, drops: (key: string) => boolean): void {
+    const send = api.transport.send.bind(api.transport);
+    api.transport.send = async (wire) => {
+      const key = wire.headers["idempotency-key"];
+      if (key === undefined || !drops(key)) return send(wire);
+      const reset = Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" });
+      return { kind: "failure", ...networkFailure(reset, false, wire.url, { baseUrl: BASE_URL, timeoutMs: 10_000 }) };
+    };
+  }
+
+  it("sends a record whose connection was dropped more often than --retries again later, and ends with every record, exit 0", async () => {
+    const { api, run, createKey } = await setup(Date.UTC(2030, 0, 1, 12, 0, 0));
+    const key = await createKey(1000, 1000);
+    // The fourth record's first 6 attempts: more than one request's 3 retries.
+    let dropped = 0;
+    dropping(api, (idempotencyKey) => idempotencyKey.endsWith("-3") && ++dropped <= 6);
+    const result = await run(["pets", "import", "-", "--json"], key, records(20));
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ total: 20, created: 20, replayed: 0, failed: [] });
+    expect(dropped).toBeGreaterThan(6);
+    expect(postsByStatus(api)).toEqual({ "201": 20 });
+  });
+
+  it("stops when the server drops every connection: exit 6, the records not sent counted, and a re-run resumes", async () => {
+    const { api, run, createKey } = await setup(Date.UTC(2030, 0, 1, 12, 0, 0));
+    const key = await createKey(1000, 1000);
+    // After 10 creates, every connection is dropped: a server that is failing, not a bad moment.
+    let posts = 0;
+    let dropAll = true;
+    dropping(api, () => dropAll && ++posts > 10);
+    const result = await run(["pets", "import", "-"], key, records(30));
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/^Stopped after \d+ of 30 records: \d+ created, 0 replayed, 0 skipped, 0 failed, \d+ not sent$/m);
+    expect(result.stderr).toContain("Error: request to http://127.0.0.1:3999 failed: read ECONNRESET");
+    dropAll = false;
+    const again = await run(["pets", "import", "-", "--json"], key, records(30));
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ total: 30, failed: [] });
+  });
+});

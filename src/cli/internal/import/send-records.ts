@@ -35,6 +35,11 @@ export interface SendOptions extends PacerDeps {
 
 /** How often one record may meet a 429 (someone else spent the quota) before it counts as failed. */
 const MAX_REFUSALS = 5;
+/**
+ * Records in a row that may be lost (see isLost) and sent again later: now and then, a dropped
+ * connection on a long import; many in a row, a server that is failing, which stops the import.
+ */
+const MAX_LOST_IN_A_ROW = 8;
 
 /** `import-<first 32 hex of the file's SHA-256>-<position>`: the same file and record, the same key. */
 export function idempotencyKeyFor(fileHash: string, index: number): string {
@@ -47,6 +52,7 @@ export async function sendRecords(api: ApiClient, records: readonly ValidRecord[
   const queue = records.filter((record) => !known.has(record.index)).map((record) => ({ record, refusals: 0 }));
   const result: SendResult = { created: 0, replayed: 0, earlier: records.length - queue.length, failed: [], pending: 0, stopped: undefined };
   let done = result.earlier;
+  let lostInARow = 0;
   if (done > 0) options.onSettled(done);
   const stop = (error: Error) => {
     result.stopped ??= { kind: "error", error };
@@ -66,11 +72,17 @@ export async function sendRecords(api: ApiClient, records: readonly ValidRecord[
           onResponse: (seen) => (headers = seen),
         });
         pacer.settle(headers, "ok");
+        lostInARow = 0;
         options.journal.add(item.record.index);
         if (response.headers["idempotent-replayed"] === "true") result.replayed++;
         else result.created++;
       } catch (error) {
         const outcome = failureOf(error, headers, options);
+        if (isLost(error) && ++item.refusals < MAX_REFUSALS && ++lostInARow < MAX_LOST_IN_A_ROW) {
+          pacer.settle(headers, "failed");
+          queue.push(item);
+          continue;
+        }
         if (outcome.kind === "retry" && ++item.refusals < MAX_REFUSALS) {
           pacer.settle(headers, "refused", outcome.retryAfterMs);
           queue.unshift(item);
@@ -96,6 +108,15 @@ export async function sendRecords(api: ApiClient, records: readonly ValidRecord[
   result.pending = queue.length;
   if (result.stopped === undefined && result.failed.length === 0) await options.journal.remove();
   return result;
+}
+
+/**
+ * A connection the server took and lost, or a gateway's or server's "try again", after the
+ * request's own retries. A refused connection or a timeout is not: nobody is there, or nobody answers.
+ */
+function isLost(error: unknown): boolean {
+  if (error instanceof NetworkError) return error.dropped;
+  return error instanceof ApiError && [502, 503, 504].includes(error.body.status);
 }
 
 type Failure = { kind: "record" } | { kind: "retry"; retryAfterMs: number } | { kind: "stop"; quota?: QuotaStop };
