@@ -30,6 +30,10 @@ async function folderState(db: string): Promise<Record<string, string>> {
   return Object.fromEntries(await Promise.all(names.map(async (name) => [name, await readFile(join(folder, name), "base64")] as const)));
 }
 
+function withoutCounters(state: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(state).filter(([name]) => !/\.limits\.(json|log)$/.test(name)));
+}
+
 /** A served db with `names` as its pets, backed up through the server; more pets added after the backup. */
 async function storeWithBackup(names: string[], after: string[]): Promise<{ db: string; backup: string }> {
   const server = await startServeProcess();
@@ -101,7 +105,8 @@ describe("db restore", () => {
       expect(result.code).toBe(1);
       expect(result.stdout).toBe("");
       expect(result.stderr).toBe(`Error: the database ${db} is in use by another petstore process (pid ${server.child.pid}): stop it first, then restore; nothing was changed\n`);
-      expect(await folderState(db)).toEqual(before);
+      // The running server saves its rate-limit counters on its own schedule: those files are its, not the restore's.
+      expect(withoutCounters(await folderState(db))).toEqual(withoutCounters(before));
       expect(await petNames(server)).toEqual(["Rex", "Running"]);
     } finally {
       await server.stop();
