@@ -47,9 +47,11 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       {
-        // The fast lane, over the file engine.
+        // The fast lane, over the file engine. Its files share each worker's modules (isolate: false):
+        // the app is imported once per worker rather than once per file. So spies, stubbed globals
+        // and environment variables are undone after each test, and a file must not leave state behind.
         extends: true,
-        test: { name: "lowdb", isolate: false, include: ["test/**/*.test.ts"], exclude: [...ENGINE_TESTS, ...SLOW_TESTS, ...RELEASE_TESTS] },
+        test: { name: "lowdb", isolate: false, restoreMocks: true, unstubGlobals: true, unstubEnvs: true, include: ["test/**/*.test.ts"], exclude: [...ENGINE_TESTS, ...SLOW_TESTS, ...RELEASE_TESTS] },
       },
       {
         extends: true,

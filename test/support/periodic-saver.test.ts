@@ -74,9 +74,14 @@ describe("PeriodicSaver", () => {
   it("does not keep the process alive while a save is due", () => {
     const { saver } = harness();
     const spy = vi.spyOn(globalThis, "setTimeout");
-    saver.schedule();
-    const timer = spy.mock.results[0]?.value as NodeJS.Timeout;
-    expect(timer.hasRef()).toBe(false);
-    saver.cancel();
+    try {
+      saver.schedule();
+      const timer = spy.mock.results[0]?.value as NodeJS.Timeout;
+      expect(timer.hasRef()).toBe(false);
+      saver.cancel();
+    } finally {
+      // The fast lane shares a worker's globals across files: a spy left on setTimeout would hold every timer after it.
+      spy.mockRestore();
+    }
   });
 });
