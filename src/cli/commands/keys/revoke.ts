@@ -2,6 +2,7 @@ import { Command } from "commander";
 import type { KeyView } from "../../../contract/values.js";
 import { withClient, type CliContext } from "../../context.js";
 import { ApiError, SilentError, UsageError, ExitCode } from "../../errors.js";
+import { canAsk } from "../../internal/ask.js";
 import { refuseSecret } from "../../internal/flags.js";
 import { withExamples } from "../../internal/help.js";
 import { printOutcome, type Outcome } from "../../output/outcome.js";
@@ -36,8 +37,7 @@ export function revokeCommand(ctx: CliContext): Command {
  * the command knows when it is about to revoke the very key it is using.
  */
 export async function runRevoke(options: RevokeOptions, ctx: CliContext): Promise<Outcome> {
-  const canAsk = ctx.io.isStdinTTY && ctx.io.isStderrTTY;
-  if (!options.yes && !canAsk) {
+  if (!options.yes && !canAsk(ctx)) {
     throw new UsageError(`keys revoke asks before it revokes, and there is no terminal to ask on; add --yes to revoke ${options.id}`);
   }
   return withClient(ctx, options.settings, async (api) => {

@@ -1,7 +1,9 @@
 import { Command } from "commander";
 import type { Pet } from "../../../contract/values.js";
 import { withClient, type CliContext } from "../../context.js";
-import { ApiError, SilentError, UsageError, ExitCode } from "../../errors.js";
+import { SilentError, UsageError, ExitCode } from "../../errors.js";
+import { canAsk } from "../../internal/ask.js";
+import { deleteOnce } from "../../internal/delete-once.js";
 import type { ApiClient } from "../../http.js";
 import { idValue, ifMatchValue } from "../../internal/flags.js";
 import { withExamples } from "../../internal/help.js";
@@ -42,18 +44,13 @@ export function deleteCommand(ctx: CliContext): Command {
 
 /** Deletes after a confirmation that names the pet, fetched first; with --yes, one DELETE and nothing else. */
 export async function runDelete(options: DeleteOptions, ctx: CliContext): Promise<Outcome> {
-  const canAsk = ctx.io.isStdinTTY && ctx.io.isStderrTTY;
-  if (!options.yes && !canAsk) {
+  if (!options.yes && !canAsk(ctx)) {
     throw new UsageError(`pets delete asks before it deletes, and there is no terminal to ask on; add --yes to delete pet ${options.id}`);
   }
   return withClient(ctx, options.settings, async (api) => {
     if (!options.yes) await confirmDelete(api, options.id, ctx);
     const headers = options.ifMatch === undefined ? undefined : { "if-match": options.ifMatch };
-    try {
-      await api.request("DELETE", `/pets/${options.id}`, { headers });
-    } catch (error) {
-      // DELETE is retried after a lost answer; the pet being gone then is most likely our own doing.
-      if (!(error instanceof ApiError && error.repeated && error.body.status === 404 && error.body.code === "not_found")) throw error;
+    if ((await deleteOnce(api, `/pets/${options.id}`, headers)) === "gone-on-retry") {
       const message = `pet ${options.id} was gone when a retry of the DELETE arrived: the first attempt got no answer and most likely deleted it.`;
       return { kind: "notice", message };
     }

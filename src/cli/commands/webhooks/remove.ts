@@ -1,7 +1,9 @@
 import { Command } from "commander";
 import type { Webhook } from "../../../contract/values.js";
 import { withClient, type CliContext } from "../../context.js";
-import { ApiError, ExitCode, SilentError, UsageError } from "../../errors.js";
+import { ExitCode, SilentError, UsageError } from "../../errors.js";
+import { canAsk } from "../../internal/ask.js";
+import { deleteOnce } from "../../internal/delete-once.js";
 import type { ApiClient } from "../../http.js";
 import { idValue } from "../../internal/flags.js";
 import { withExamples } from "../../internal/help.js";
@@ -33,17 +35,12 @@ export function removeCommand(ctx: CliContext): Command {
 
 /** Removes after a confirmation that names the endpoint, fetched first; with --yes, one DELETE and nothing else. */
 export async function runRemove(options: RemoveWebhookOptions, ctx: CliContext): Promise<Outcome> {
-  const canAsk = ctx.io.isStdinTTY && ctx.io.isStderrTTY;
-  if (!options.yes && !canAsk) {
+  if (!options.yes && !canAsk(ctx)) {
     throw new UsageError(`webhooks remove asks before it removes, and there is no terminal to ask on; add --yes to remove endpoint ${options.id}`);
   }
   return withClient(ctx, options.settings, async (api) => {
     if (!options.yes) await confirmRemove(api, options.id, ctx);
-    try {
-      await api.request("DELETE", `/webhooks/${options.id}`);
-    } catch (error) {
-      // DELETE is retried after a lost answer; the endpoint being gone then is most likely our own doing.
-      if (!(error instanceof ApiError && error.repeated && error.body.status === 404)) throw error;
+    if ((await deleteOnce(api, `/webhooks/${options.id}`)) === "gone-on-retry") {
       return { kind: "notice", message: `webhook ${options.id} was gone when a retry of the DELETE arrived: the first attempt got no answer and most likely removed it.` };
     }
     return { kind: "changed", message: `Removed webhook ${options.id}.` };
