@@ -122,6 +122,34 @@ describe("PetIndex search and sort", () => {
     );
   });
 
+  it("a copy gives every page the rules give, and changes to the copy or the original never reach the other", () => {
+    fc.assert(
+      fc.property(
+        fc.array(changeArb, { minLength: 1, maxLength: 30 }),
+        fc.array(changeArb, { maxLength: 30 }),
+        fc.array(changeArb, { maxLength: 10 }),
+        fc.array(queryArb, { minLength: 1, maxLength: 4 }),
+        (before, onCopy, onOriginal, queries) => {
+          const truth = new Map<number, Pet>();
+          let id = 0;
+          const original = new PetIndex();
+          for (const change of before) apply(original, truth, change, () => ++id);
+          const copy = original.copy();
+          expect(copy.version).not.toBe(original.version);
+          const copyTruth = new Map(truth);
+          let copyId = id;
+          for (const change of onCopy) apply(copy, copyTruth, change, () => ++copyId);
+          for (const change of onOriginal) apply(original, truth, change, () => ++id);
+          for (const [index, pets] of [[original, truth], [copy, copyTruth]] as const) {
+            expect(index.size).toBe(pets.size);
+            for (const query of queries) expect(allPages(index, query).flat()).toEqual(expectedPage(pets.values(), { ...query, limit: Number.MAX_SAFE_INTEGER }).ids);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
   it("pages from any place, with hasMore exact, in each order", () => {
     const index = new PetIndex();
     const names = ["Rex", "rex", "REXA", "Émile", "emile", "ÉMILE", "Straße", "STRASSE", "Όσος", "a😀", "a\ue000", "zz"];

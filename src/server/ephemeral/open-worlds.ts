@@ -2,7 +2,7 @@
 // here touches the disk (no lock, no counters file, no journal).
 import { randomBytes } from "node:crypto";
 import { MemoryRateLimiter } from "../../limits/memory-rate-limiter.js";
-import { openMemoryStore } from "../../store/memory/open-memory-store.js";
+import { memoryStoresOf } from "../../store/memory/open-memory-store.js";
 import { MemorySpentTickets } from "../../store/spent-tickets.js";
 import { EventTickets } from "../events/event-tickets.js";
 import { appOver, type AppSettings, type ServeShared } from "../serve-app.js";
@@ -26,8 +26,9 @@ export async function openEphemeralWorlds(partial: EphemeralShared): Promise<Eph
   // Frozen once and shared by every world: the store freezes and indexes the records it is given
   // and never changes them, so a copy per reset would only cost its time (a change would throw).
   const seed = options.seed && deepFreeze(structuredClone(options.seed.data));
+  const openStore = memoryStoresOf(seed, now);
   holder.worlds = await EphemeralWorlds.open(async () => {
-    const store = await openMemoryStore(now, seed);
+    const store = openStore();
     const limiter = new MemoryRateLimiter({ ban: initial.ban, now, warn: (message) => logger.warn(message) });
     // A throwaway server's receivers are the test suite's own, on loopback: see private-targets.ts.
     const settings = { ...options.webhooks, allowPrivate: true };

@@ -44,6 +44,15 @@ export class ChunkedList {
     return list;
   }
 
+  /** An independent copy (its own arrays), ordered by `compare`, which must order the ids as this list's does. */
+  copy(compare: (a: number, b: number) => number = this.#compare): ChunkedList {
+    const list = new ChunkedList(compare);
+    list.#chunks = this.#chunks.map((chunk) => ({ ids: chunk.ids.slice(), length: chunk.length }));
+    list.#size = this.#size;
+    list.#wide = this.#wide;
+    return list;
+  }
+
   get size(): number {
     return this.#size;
   }

@@ -36,6 +36,14 @@ export class NameGrams {
   // have a trigram of their own.
   readonly #within = new Map<string, Set<Gram>>();
 
+  /** An independent copy: what a new index starts from instead of reading every name again. */
+  copy(): NameGrams {
+    const grams = new NameGrams();
+    for (const [gram, ids] of this.#ids) grams.#ids.set(gram, ids.copy());
+    for (const [part, within] of this.#within) grams.#within.set(part, new Set(within));
+    return grams;
+  }
+
   /** Adds the pet under each trigram of its folded name (a trigram that repeats, once). */
   add(id: number, folded: string): void {
     if (folded.length < 3) return this.#listOf(padded(folded)).insert(id);

@@ -20,6 +20,13 @@ export class NameOrders {
     this.compare = (a, b) => compareFolded(keyOf(a), keyOf(b)) || a - b;
   }
 
+  /** An independent copy that reads names through `keyOf` (the new index's, holding the same names). */
+  copy(keyOf: KeyOfId): NameOrders {
+    const orders = new NameOrders(keyOf);
+    for (const [key, list] of this.#lists) orders.#lists.set(key, list.copy(orders.compare));
+    return orders;
+  }
+
   /**
    * Fills the lists with many pets at once (their folded names given): one sort for all of them,
    * then each pet appended to its lists in that order, not one insert each. `listKey` names a list.

@@ -25,18 +25,44 @@ export class PetIndex {
   // Each pet is held once, by id in a plain array (ids are dense integers: a slot a pet, where a
   // Map entry and a {pet, revision} wrapper cost many times that), and its revision only once
   // past 1: the resident memory at many pets showed these as the index's own cost.
-  readonly #byId: (Pet | undefined)[] = [];
-  readonly #revisions = new Map<number, number>();
-  readonly #lists = new Map<string, Pet[]>([["", []]]);
+  readonly #byId: (Pet | undefined)[];
+  readonly #revisions: Map<number, number>;
+  readonly #lists: Map<string, Pet[]>;
   // Each pet's folded name, only where it is not simply its name in lower case (an ASCII name's
   // never is): at a million pets, a string each would cost some 40 MB.
-  readonly #keys: (string | undefined)[] = [];
-  readonly #grams = new NameGrams();
+  readonly #keys: (string | undefined)[];
+  // Shared with a copy until either side adds, renames or removes a pet: copying the trigrams
+  // (a list and sets per trigram) is most of a copy's cost, which a reset should not pay up front.
+  #grams: NameGrams;
+  #gramsShared = false;
   readonly #keyOf = (pet: Pet): string => this.#keys[pet.id] ?? pet.name.toLowerCase();
-  readonly #names = new NameOrders((id) => this.#keyOf(this.#byId[id]!));
+  readonly #names: NameOrders;
   #size = 0;
   #lastId = 0;
   #version = takeVersion();
+
+  /** An empty index, or a copy of `from` that shares nothing it changes (pets are frozen, so shared). */
+  constructor(from?: PetIndex) {
+    const nameOf = (id: number) => this.#keyOf(this.#byId[id]!);
+    this.#byId = from ? from.#byId.slice() : [];
+    this.#revisions = new Map(from && from.#revisions);
+    this.#lists = from ? new Map([...from.#lists].map(([key, pets]) => [key, pets.slice()])) : new Map([["", []]]);
+    this.#keys = from ? from.#keys.slice() : [];
+    this.#grams = from ? from.#grams : new NameGrams();
+    this.#names = from ? from.#names.copy(nameOf) : new NameOrders(nameOf);
+    if (!from) return;
+    this.#gramsShared = from.#gramsShared = true;
+    this.#size = from.#size;
+    this.#lastId = from.#lastId;
+  }
+
+  /**
+   * A copy to change on its own, with a version of its own: far cheaper than indexing the same
+   * pets again (no names folded, split into trigrams or sorted), which is what a reset to a seed needs.
+   */
+  copy(): PetIndex {
+    return new PetIndex(this);
+  }
 
   /** Adds or replaces pets (a replaced pet moves to the lists of its new status and category). */
   put(records: readonly StoredPet[]): void {
@@ -69,7 +95,7 @@ export class PetIndex {
       this.#version = takeVersion();
       // Out of the name orders while the index still holds the name they are ordered by.
       this.#names.remove(listKeys(held), id);
-      this.#grams.remove(id, this.#keyOf(held));
+      this.#ownGrams().remove(id, this.#keyOf(held));
       this.#byId[id] = undefined;
       this.#keys[id] = undefined;
       this.#revisions.delete(id);
@@ -139,6 +165,15 @@ export class PetIndex {
     return (this.#lists.get("") ?? []).map((pet) => toPetRecord({ pet, revision: this.#revisionOf(pet.id) }));
   }
 
+  /** The trigrams, to change: this index's own, copied first if a copy shares them. */
+  #ownGrams(): NameGrams {
+    if (this.#gramsShared) {
+      this.#grams = this.#grams.copy();
+      this.#gramsShared = false;
+    }
+    return this.#grams;
+  }
+
   #revisionOf(id: number): number {
     return this.#revisions.get(id) ?? 1;
   }
@@ -169,7 +204,7 @@ export class PetIndex {
     const heldKeys = listKeys(held);
     if (before !== folded) {
       this.#names.remove(heldKeys, held.id);
-      this.#grams.remove(held.id, before);
+      this.#ownGrams().remove(held.id, before);
       return true;
     }
     const keys = listKeys(pet);
@@ -182,7 +217,7 @@ export class PetIndex {
     const keys = listKeys(pet);
     if (!held || renamed) {
       this.#names.add(keys, pet.id);
-      this.#grams.add(pet.id, folded);
+      this.#ownGrams().add(pet.id, folded);
       return;
     }
     const heldKeys = listKeys(held);
@@ -200,7 +235,7 @@ export class PetIndex {
       for (const key of listKeys(pet)) insertSorted(this.#listFor(key), pet);
       const key = foldName(pet.name);
       if (key !== pet.name.toLowerCase()) this.#keys[pet.id] = key;
-      this.#grams.push(pet.id, key);
+      this.#ownGrams().push(pet.id, key);
       folded.push(key);
     }
     this.#names.load(this.#lists.get("")!, folded, listKey);

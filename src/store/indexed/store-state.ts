@@ -78,7 +78,7 @@ export function emptyStoreData(): StoreData {
 
 /** The committed (durable) state, plus the id counter, which runs ahead of it. */
 export class StoreState {
-  readonly pets = new PetIndex();
+  readonly pets: PetIndex;
   readonly keys = new KeyIndex();
   readonly orders = new OrderIndex();
   readonly idempotency = new IdempotencyIndex();
@@ -94,12 +94,13 @@ export class StoreState {
 
   /**
    * `data` must be valid: pets sorted by unique id, keys with unique ids and hashes. `now` (ms)
-   * decides which idempotency records have expired.
+   * decides which idempotency records have expired. `pets`, when given, is `data.pets` indexed
+   * already (see petsIndexOf), which the state then owns.
    */
-  constructor(data: StoreData = emptyStoreData(), now: () => number = Date.now) {
+  constructor(data: StoreData = emptyStoreData(), now: () => number = Date.now, pets: PetIndex = petsIndexOf(data)) {
     this.#now = now;
     this.events = new MemoryEventLog(data.lastEventId ?? 0, now);
-    this.pets.put(data.pets.map(toStoredPet));
+    this.pets = pets;
     this.keys.add(data.keys);
     this.idempotency.add((data.idempotency ?? []).filter((record) => isLive(record, now())));
     this.#nextPetId = Math.max(data.nextPetId, this.pets.lastId + 1);
@@ -212,6 +213,13 @@ export class StoreState {
     const removed = batch.webhooksRemoved;
     return [...byId.values()].filter((record) => !removed.has(record.webhookId)).sort((a, b) => a.id - b.id);
   }
+}
+
+/** The pets of `data` indexed, as a state over `data` holds them. */
+export function petsIndexOf(data: StoreData): PetIndex {
+  const index = new PetIndex();
+  index.put(data.pets.map(toStoredPet));
+  return index;
 }
 
 /** The committed records (sorted by id) with `batch` applied: updates and deletes in place, creates (the newest ids) at the end. */
