@@ -4,7 +4,7 @@ import type { EventHandler, H3, H3Event } from "h3";
 import { groupByPath, type InputOf, type Method, type PathRoutes, type RouteEntry } from "../../contract/routes.js";
 import { methodNotAllowed } from "../errors.js";
 import { negotiate, type AnswerType } from "../internal/negotiation.js";
-import { parameterReader } from "../internal/parameters.js";
+import { parameterReader, type ParameterReader } from "../internal/parameters.js";
 import { requestHeader } from "../internal/request-header.js";
 
 /** An operation's handler: it runs with its parameters validated, e.g. `input.query.limit`. */
@@ -31,7 +31,7 @@ export type HandlersFor<R extends RouteEntry> = { [E in R as E["operationId"]]: 
  */
 export function registerRoutes<R extends RouteEntry>(app: H3, routes: readonly R[], handlers: HandlersFor<R>): void {
   const byId = handlers as unknown as Record<string, Handler<RouteEntry>>;
-  for (const group of groupByPath(routes)) {
+  for (const group of groupsOf(routes)) {
     const handle: Partial<Record<Method, (event: H3Event) => unknown>> = {};
     for (const [method, route] of Object.entries(group.operations)) handle[method as Method] = pipeline(route, byId[route.operationId]!);
     const handler: EventHandler = (event) => {
@@ -49,7 +49,7 @@ export function registerRoutes<R extends RouteEntry>(app: H3, routes: readonly R
  * or a scraper's Accept is not ours to judge), its parameters, then its handler.
  */
 function pipeline(route: RouteEntry, handler: Handler<RouteEntry>): (event: H3Event) => unknown {
-  const parameters = parameterReader(route);
+  const parameters = readerOf(route);
   const answer = route.outsideApi ? undefined : ((route.doc?.success.mediaType ?? "application/json") as AnswerType);
   const accept = answer === undefined ? () => undefined : (event: H3Event) => negotiate(requestHeader(event, "accept"), answer);
   if (typeof handler === "function") {
@@ -64,4 +64,21 @@ function pipeline(route: RouteEntry, handler: Handler<RouteEntry>): (event: H3Ev
     const kept = handler.kept(event, headers);
     return kept !== undefined ? kept : handler.handle(event, parameters.read(event, headers));
   };
+}
+
+// The route tables are constants: a server that builds many apps (a throwaway server builds one
+// per reset) groups them and makes their parameter readers once, not once per app.
+const groups = new WeakMap<readonly RouteEntry[], PathRoutes[]>();
+const readers = new WeakMap<RouteEntry, ParameterReader<RouteEntry>>();
+
+function groupsOf(routes: readonly RouteEntry[]): PathRoutes[] {
+  let grouped = groups.get(routes);
+  if (!grouped) groups.set(routes, (grouped = groupByPath(routes)));
+  return grouped;
+}
+
+function readerOf(route: RouteEntry): ParameterReader<RouteEntry> {
+  let reader = readers.get(route);
+  if (!reader) readers.set(route, (reader = parameterReader(route)));
+  return reader;
 }
