@@ -31,16 +31,24 @@ function gramText(gram: Gram): string {
  * checks each one against the name (with trigram "abc" and "bcd", "abcxbcd" is no match for "abcd").
  */
 export class NameGrams {
-  readonly #ids = new Map<Gram, ChunkedList>();
+  #ids = new Map<Gram, ChunkedList>();
   // The trigrams that contain each text of one or two characters, for the texts too short to
   // have a trigram of their own.
-  readonly #within = new Map<string, Set<Gram>>();
+  #within = new Map<string, Set<Gram>>();
+  // Once copied, both sides share every list and set, and each copies one before its first change
+  // to it: these name the ones it has made its own since. Never copied: it owns them all.
+  #ownIds: Set<Gram> | undefined;
+  #ownParts: Set<string> | undefined;
 
-  /** An independent copy: what a new index starts from instead of reading every name again. */
+  /** An independent copy, at the cost of two maps: what a new index starts from instead of reading every name again. */
   copy(): NameGrams {
     const grams = new NameGrams();
-    for (const [gram, ids] of this.#ids) grams.#ids.set(gram, ids.copy());
-    for (const [part, within] of this.#within) grams.#within.set(part, new Set(within));
+    grams.#ids = new Map(this.#ids);
+    grams.#within = new Map(this.#within);
+    grams.#ownIds = new Set();
+    grams.#ownParts = new Set();
+    this.#ownIds = new Set();
+    this.#ownParts = new Set();
     return grams;
   }
 
@@ -77,27 +85,51 @@ export class NameGrams {
     return [rarest!];
   }
 
+  /** The list of `gram`, made first if new, to change. */
   #listOf(gram: Gram): ChunkedList {
-    let ids = this.#ids.get(gram);
+    const ids = this.#ownList(gram);
     if (ids) return ids;
-    this.#ids.set(gram, (ids = new ChunkedList(byId)));
+    const made = new ChunkedList(byId);
+    this.#ids.set(gram, made);
+    this.#ownIds?.add(gram);
     for (const part of partsOf(gram)) {
-      let grams = this.#within.get(part);
+      let grams = this.#ownSet(part);
       if (!grams) this.#within.set(part, (grams = new Set()));
+      this.#ownParts?.add(part);
       grams.add(gram);
     }
-    return ids;
+    return made;
   }
 
   #removeFrom(gram: Gram, id: number): void {
-    const ids = this.#ids.get(gram);
+    const ids = this.#ownList(gram);
     if (!ids?.remove(id) || ids.size > 0) return;
     this.#ids.delete(gram);
     for (const part of partsOf(gram)) {
-      const grams = this.#within.get(part);
+      const grams = this.#ownSet(part);
       grams?.delete(gram);
       if (grams?.size === 0) this.#within.delete(part);
     }
+  }
+
+  /** The list of `gram` (if any), copied first when a copy of this index still shares it. */
+  #ownList(gram: Gram): ChunkedList | undefined {
+    const ids = this.#ids.get(gram);
+    if (!ids || !this.#ownIds || this.#ownIds.has(gram)) return ids;
+    const own = ids.copy();
+    this.#ids.set(gram, own);
+    this.#ownIds.add(gram);
+    return own;
+  }
+
+  /** The trigrams within `part` (if any), copied first when a copy of this index still shares them. */
+  #ownSet(part: string): Set<Gram> | undefined {
+    const grams = this.#within.get(part);
+    if (!grams || !this.#ownParts || this.#ownParts.has(part)) return grams;
+    const own = new Set(grams);
+    this.#within.set(part, own);
+    this.#ownParts.add(part);
+    return own;
   }
 }
 

@@ -31,10 +31,7 @@ export class PetIndex {
   // Each pet's folded name, only where it is not simply its name in lower case (an ASCII name's
   // never is): at a million pets, a string each would cost some 40 MB.
   readonly #keys: (string | undefined)[];
-  // Shared with a copy until either side adds, renames or removes a pet: copying the trigrams
-  // (a list and sets per trigram) is most of a copy's cost, which a reset should not pay up front.
-  #grams: NameGrams;
-  #gramsShared = false;
+  readonly #grams: NameGrams;
   readonly #keyOf = (pet: Pet): string => this.#keys[pet.id] ?? pet.name.toLowerCase();
   readonly #names: NameOrders;
   #size = 0;
@@ -48,10 +45,9 @@ export class PetIndex {
     this.#revisions = new Map(from && from.#revisions);
     this.#lists = from ? new Map([...from.#lists].map(([key, pets]) => [key, pets.slice()])) : new Map([["", []]]);
     this.#keys = from ? from.#keys.slice() : [];
-    this.#grams = from ? from.#grams : new NameGrams();
+    this.#grams = from ? from.#grams.copy() : new NameGrams();
     this.#names = from ? from.#names.copy(nameOf) : new NameOrders(nameOf);
     if (!from) return;
-    this.#gramsShared = from.#gramsShared = true;
     this.#size = from.#size;
     this.#lastId = from.#lastId;
   }
@@ -95,7 +91,7 @@ export class PetIndex {
       this.#version = takeVersion();
       // Out of the name orders while the index still holds the name they are ordered by.
       this.#names.remove(listKeys(held), id);
-      this.#ownGrams().remove(id, this.#keyOf(held));
+      this.#grams.remove(id, this.#keyOf(held));
       this.#byId[id] = undefined;
       this.#keys[id] = undefined;
       this.#revisions.delete(id);
@@ -165,15 +161,6 @@ export class PetIndex {
     return (this.#lists.get("") ?? []).map((pet) => toPetRecord({ pet, revision: this.#revisionOf(pet.id) }));
   }
 
-  /** The trigrams, to change: this index's own, copied first if a copy shares them. */
-  #ownGrams(): NameGrams {
-    if (this.#gramsShared) {
-      this.#grams = this.#grams.copy();
-      this.#gramsShared = false;
-    }
-    return this.#grams;
-  }
-
   #revisionOf(id: number): number {
     return this.#revisions.get(id) ?? 1;
   }
@@ -204,7 +191,7 @@ export class PetIndex {
     const heldKeys = listKeys(held);
     if (before !== folded) {
       this.#names.remove(heldKeys, held.id);
-      this.#ownGrams().remove(held.id, before);
+      this.#grams.remove(held.id, before);
       return true;
     }
     const keys = listKeys(pet);
@@ -217,7 +204,7 @@ export class PetIndex {
     const keys = listKeys(pet);
     if (!held || renamed) {
       this.#names.add(keys, pet.id);
-      this.#ownGrams().add(pet.id, folded);
+      this.#grams.add(pet.id, folded);
       return;
     }
     const heldKeys = listKeys(held);
@@ -235,7 +222,7 @@ export class PetIndex {
       for (const key of listKeys(pet)) insertSorted(this.#listFor(key), pet);
       const key = foldName(pet.name);
       if (key !== pet.name.toLowerCase()) this.#keys[pet.id] = key;
-      this.#ownGrams().push(pet.id, key);
+      this.#grams.push(pet.id, key);
       folded.push(key);
     }
     this.#names.load(this.#lists.get("")!, folded, listKey);
