@@ -51,6 +51,25 @@ describe("POST /v1/admin/reset", () => {
     expect(await json(await server.api("/pets", { json: { name: "Again", categoryId: 1 } }))).toMatchObject({ id: 7 });
   });
 
+  it("restores search by name and the name order, whatever the worlds before it renamed, created or deleted", async () => {
+    const names = async (query: string) => (await json(await server.api(`/pets?${query}`))).map((pet: { name: string }) => pet.name);
+    const patch = (id: number, name: string) => server.api(`/pets/${id}`, { method: "PATCH", json: { name }, headers: { "content-type": "application/merge-patch+json" } });
+    await reset();
+    for (let round = 0; round < 3; round++) {
+      await patch(5, "Kitten");
+      await patch(3, `Cat ${round}`);
+      await server.api("/pets", { json: { name: "Kat", categoryId: 2 } });
+      expect((await server.api("/pets/6", { method: "DELETE" })).status).toBe(204);
+      expect(await names("q=kit")).toEqual(["Kitten"]);
+      expect(await names("sort=name")).toEqual([`Cat ${round}`, "Kat", "Kitten"]);
+      expect((await reset()).status).toBe(204);
+      expect(await names("q=kit")).toEqual(["Kit"]);
+      expect(await names("q=t")).toEqual(["Kit", "Tom"]);
+      expect(await names("q=rex")).toEqual(["Rex"]);
+      expect(await names("sort=-name")).toEqual(["Tom", "Rex", "Kit"]);
+    }
+  });
+
   it("removes keys created since, and keeps the seed's", async () => {
     const created = await json(await server.api("/keys", { json: { plan: "pro" } }));
     expect((await server.api("/keys/current", { key: created.key })).status).toBe(200);
