@@ -20,8 +20,8 @@ export interface World {
 
 /**
  * A world built from the seed and not yet running: nothing is sent from it until `start`. Building
- * indexes the seed's pets, which is most of a reset's cost, so the next world is built ahead, while
- * the tests that use the current one run.
+ * one (a copy of the seed's pet index, the app over it) is most of a reset's cost, so the next world
+ * is built ahead, while the tests that use the current one run.
  */
 export interface StagedWorld {
   start(): World;

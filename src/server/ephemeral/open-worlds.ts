@@ -23,8 +23,9 @@ export async function openEphemeralWorlds(partial: EphemeralShared): Promise<Eph
   const tickets = new EventTickets(options.ticketSecret ?? randomBytes(32), new MemorySpentTickets());
   const holder: { worlds?: EphemeralWorlds } = {};
   const shared: ServeShared = { ...partial, tickets, admin: { reset: () => holder.worlds!.reset() } };
-  // Frozen once and shared by every world: the store freezes and indexes the records it is given
-  // and never changes them, so a copy per reset would only cost its time (a change would throw).
+  // Frozen once and shared by every world: the store freezes the records it is given and never
+  // changes them, so a copy per reset would only cost its time (a change would throw). Its pets are
+  // indexed once; each world's store starts from a copy of that index.
   const seed = options.seed && deepFreeze(structuredClone(options.seed.data));
   const openStore = memoryStoresOf(seed, now);
   holder.worlds = await EphemeralWorlds.open(async () => {
