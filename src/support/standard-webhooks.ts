@@ -67,8 +67,17 @@ export function signWebhook(message: WebhookMessage): WebhookHeaders {
   return { "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": signatures.join(" ") };
 }
 
+/** Checked and decoded secrets: a sender signs thousands of deliveries a second with a handful of them. */
+const keys = new Map<string, Buffer>();
+const KEYS_KEPT = 1024;
+
 function keyOf(secret: string): Buffer {
+  const known = keys.get(secret);
+  if (known) return known;
   const problem = webhookSecretProblem(secret);
   if (problem !== undefined) throw new Error(problem);
-  return Buffer.from(secret.slice(WEBHOOK_SECRET_PREFIX.length), "base64");
+  const key = Buffer.from(secret.slice(WEBHOOK_SECRET_PREFIX.length), "base64");
+  if (keys.size >= KEYS_KEPT) keys.clear();
+  keys.set(secret, key);
+  return key;
 }

@@ -1,8 +1,12 @@
 // One delivery attempt over HTTP: a signed POST, never following a redirect, given up after the
-// timeout, with the first 1 KiB of the answer kept for GET .../deliveries.
+// timeout, with the first 1 KiB of the answer kept for GET .../deliveries. The answer is read by
+// a handler of undici's dispatch API, not through request()'s stream and promise: per attempt,
+// at thousands a second, that machinery cost more than the HTTP itself.
+import type { IncomingHttpHeaders } from "node:http";
 import type { Dispatcher } from "undici";
 import { signWebhook } from "../../support/standard-webhooks.js";
 import { messageOf } from "../../support/error-text.js";
+import { AttemptDeadlines, type Cuttable, type DeadlineClock } from "./attempt-deadlines.js";
 
 /** The answer bytes kept per attempt. */
 export const RESPONSE_KEPT_BYTES = 1024;
@@ -25,61 +29,142 @@ export interface SendResult {
 }
 
 export interface SenderDeps {
-  /** One request through the dispatcher, which decides where a connection may go (the SSRF guard). */
-  dispatch: (options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+  /** Where connections go; it decides where a connection may go (the SSRF guard). */
+  dispatcher: Pick<Dispatcher, "dispatch">;
   userAgent: string;
   timeoutMs: number;
   /** Wall-clock seconds for webhook-timestamp (a receiver compares it with its own clock). */
   nowSeconds: () => number;
-  /** Elapsed time, for the duration (performance.now). */
-  elapsedMs: () => number;
-  /** Cuts every attempt off at once (the sender is being thrown away); the timeout applies as well. */
-  stop?: AbortSignal;
+  /** Elapsed time (performance.now) and real timers: the duration and the timeout. */
+  clock: DeadlineClock;
 }
 
-/** POSTs one signed delivery; never throws: a failure is in the result. */
-export async function sendWebhook(target: WebhookRequest, deps: SenderDeps): Promise<SendResult> {
-  const started = deps.elapsedMs();
-  const signed = signWebhook({ id: target.messageId, timestamp: deps.nowSeconds(), body: target.body, secrets: target.secrets });
-  const timeout = AbortSignal.timeout(deps.timeoutMs);
-  const signal = deps.stop ? AbortSignal.any([timeout, deps.stop]) : timeout;
-  try {
-    const url = new URL(target.url);
-    const answer = await deps.dispatch({
-      origin: url.origin,
-      path: url.pathname + url.search,
-      method: "POST",
-      headers: { "content-type": "application/json", "user-agent": deps.userAgent, ...signed },
-      body: target.body,
-      signal,
-      headersTimeout: deps.timeoutMs,
-      bodyTimeout: deps.timeoutMs,
+/** Sends signed deliveries; `cutAll` ends every attempt under way (the sender is being thrown away). */
+export class WebhookSender {
+  readonly #deps: SenderDeps;
+  readonly #deadlines: AttemptDeadlines;
+
+  constructor(deps: SenderDeps) {
+    this.#deps = deps;
+    this.#deadlines = new AttemptDeadlines(deps.timeoutMs, deps.clock);
+  }
+
+  /** POSTs one signed delivery; never throws: a failure is in the result. */
+  send(target: WebhookRequest): Promise<SendResult> {
+    const deps = this.#deps;
+    return new Promise((resolve) => {
+      const attempt = new Attempt(deps, (result) => {
+        this.#deadlines.delete(attempt);
+        resolve(result);
+      });
+      this.#deadlines.add(attempt);
+      try {
+        const url = new URL(target.url);
+        const signed = signWebhook({ id: target.messageId, timestamp: deps.nowSeconds(), body: target.body, secrets: target.secrets });
+        deps.dispatcher.dispatch(
+          {
+            origin: url.origin,
+            path: url.pathname + url.search,
+            method: "POST",
+            headers: { "content-type": "application/json", "user-agent": deps.userAgent, ...signed },
+            body: target.body,
+            headersTimeout: deps.timeoutMs,
+            bodyTimeout: deps.timeoutMs,
+          },
+          attempt,
+        );
+      } catch (error) {
+        attempt.onResponseError(undefined, error as Error);
+      }
     });
-    const response = await firstBytes(answer.body, RESPONSE_KEPT_BYTES);
-    const retryAfter = headerOf(answer.headers["retry-after"]);
-    return { statusCode: answer.statusCode, error: null, response, durationMs: deps.elapsedMs() - started, ...(retryAfter ? { retryAfter } : {}) };
-  } catch (error) {
-    const why = timeout.aborted ? `no answer within ${deps.timeoutMs / 1000} s` : describeFailure(error);
-    return { statusCode: null, error: why, response: null, durationMs: deps.elapsedMs() - started };
+  }
+
+  cutAll(): void {
+    this.#deadlines.cutAll();
   }
 }
 
-/** Reads at most `limit` bytes, then drops the rest of the body (a receiver may send megabytes). */
-async function firstBytes(body: Dispatcher.ResponseData["body"], limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      chunks.push(chunk as Buffer);
-      size += (chunk as Buffer).length;
-      if (size >= limit) break;
-    }
-  } finally {
-    body.destroy();
+/** One attempt's handler: the status, Retry-After and the first bytes of the answer, or why none came. */
+class Attempt implements Dispatcher.DispatchHandler, Cuttable {
+  readonly startedAt: number;
+  readonly #deps: SenderDeps;
+  readonly #done: (result: SendResult) => void;
+  #controller: Dispatcher.DispatchController | undefined;
+  #cutFor: "timeout" | "stopped" | undefined;
+  #statusCode: number | null = null;
+  #retryAfter: string | undefined;
+  #chunks: Buffer[] = [];
+  #size = 0;
+  #settled = false;
+
+  constructor(deps: SenderDeps, done: (result: SendResult) => void) {
+    this.#deps = deps;
+    this.#done = done;
+    this.startedAt = deps.clock.elapsedMs();
   }
-  // NUL as U+FFFD, as bytes that are not UTF-8 already are: PostgreSQL's text cannot hold it, so
-  // the attempt could not be recorded and the delivery would be sent again and again.
-  return Buffer.concat(chunks).subarray(0, limit).toString("utf8").replaceAll("\u0000", "\ufffd");
+
+  cut(reason: "timeout" | "stopped"): void {
+    this.#cutFor ??= reason;
+    // Not yet on a connection: it is cut off as it starts (a connect is bounded by its own timeout).
+    this.#controller?.abort(new Error(reason));
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    if (this.#cutFor) controller.abort(new Error(this.#cutFor));
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    this.#statusCode = statusCode;
+    this.#retryAfter = headerOf(headers["retry-after"]);
+    this.#chunks = [];
+    this.#size = 0;
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.#chunks.push(chunk);
+    this.#size += chunk.length;
+    // Enough kept: the rest is not read (a receiver may send megabytes), and the connection goes.
+    if (this.#size >= RESPONSE_KEPT_BYTES) {
+      this.#answered();
+      controller.abort(new Error("answer read"));
+    }
+  }
+
+  onResponseEnd(): void {
+    this.#answered();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+    const timedOut = this.#cutFor === "timeout" || isTimeout(error);
+    const why = timedOut ? `no answer within ${this.#deps.timeoutMs / 1000} s` : describeFailure(error);
+    this.#settle({ statusCode: null, error: why, response: null, durationMs: this.#elapsed() });
+  }
+
+  #answered(): void {
+    // NUL as U+FFFD, as bytes that are not UTF-8 already are: PostgreSQL's text cannot hold it, so
+    // the attempt could not be recorded and the delivery would be sent again and again.
+    const response = Buffer.concat(this.#chunks).subarray(0, RESPONSE_KEPT_BYTES).toString("utf8").replaceAll("\u0000", "\ufffd");
+    const retryAfter = this.#retryAfter;
+    this.#settle({ statusCode: this.#statusCode, error: null, response, durationMs: this.#elapsed(), ...(retryAfter ? { retryAfter } : {}) });
+  }
+
+  #settle(result: SendResult): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#chunks = [];
+    this.#done(result);
+  }
+
+  #elapsed(): number {
+    return this.#deps.clock.elapsedMs() - this.startedAt;
+  }
+}
+
+/** undici's own waits for the answer's head and for each piece of its body. */
+function isTimeout(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT";
 }
 
 function headerOf(value: string | string[] | undefined): string | undefined {

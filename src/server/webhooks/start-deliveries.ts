@@ -2,15 +2,13 @@
 // woken by every committed change (this instance's or, over PostgreSQL, any instance's).
 import { performance } from "node:perf_hooks";
 import type { Dispatcher } from "undici";
-// request() alone, as the client takes it: undici's index (a megabyte) cannot be imported by an ESM chunk of the bundle.
-import dispatcherRequest from "undici/lib/api/api-request.js";
 import { VERSION } from "../../support/package-info.js";
 import { createGuardedAgent } from "../../support/ssrf/index.js";
 import type { Store } from "../../store/store.js";
 import { DeliveryWorker, type DeliveryObserver, type Timers } from "./delivery-worker.js";
 import { autoDisable } from "./auto-disable.js";
 import { DEFAULT_WEBHOOK_RETRY_FOR_MS } from "./retry-schedule.js";
-import { DEFAULT_WEBHOOK_TIMEOUT_MS, sendWebhook } from "./send-webhook.js";
+import { DEFAULT_WEBHOOK_TIMEOUT_MS, WebhookSender } from "./send-webhook.js";
 
 export interface WebhookSettings {
   /** How long a failing delivery is retried (serve --webhook-retry-for); 3 days by default. */
@@ -50,20 +48,19 @@ export function startDeliveries(
   warn: (message: string) => void = () => {},
 ): RunningDeliveries {
   const timeoutMs = settings.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
-  const cut = new AbortController();
   const retryForMs = settings.retryForMs ?? DEFAULT_WEBHOOK_RETRY_FOR_MS;
   const dispatcher = settings.dispatcher ?? createGuardedAgent({ allowPrivate: settings.allowPrivate ?? false, connect: { timeout: timeoutMs } });
+  const sender = new WebhookSender({
+    dispatcher,
+    userAgent: `petstore/${VERSION}`,
+    timeoutMs,
+    nowSeconds: () => Math.floor((settings.wallClock ?? Date.now)() / 1000),
+    // The timeout is real time, whatever clock the tests move.
+    clock: { elapsedMs: () => performance.now(), setTimeout: (callback, ms) => setTimeout(callback, ms).unref(), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
+  });
   const worker = new DeliveryWorker({
     deliveries: store.deliveries,
-    send: (request) =>
-      sendWebhook(request, {
-        dispatch: (options) => dispatcherRequest.call(dispatcher, options),
-        userAgent: `petstore/${VERSION}`,
-        timeoutMs,
-        nowSeconds: () => Math.floor((settings.wallClock ?? Date.now)() / 1000),
-        elapsedMs: () => performance.now(),
-        stop: cut.signal,
-      }),
+    send: (request) => sender.send(request),
     now,
     random: settings.random ?? Math.random,
     timers: settings.timers ?? { setTimeout: (callback, ms) => setTimeout(callback, ms).unref(), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
@@ -87,7 +84,7 @@ export function startDeliveries(
       unsubscribe();
       // Marked first, so that no attempt the abort ends is recorded or reported as a receiver's failure.
       const abandoned = worker.abandon();
-      cut.abort();
+      sender.cutAll();
       await abandoned;
       if (!settings.dispatcher) await dispatcher.destroy();
     },
