@@ -1,6 +1,8 @@
 // Deliveries over both engines: what a receiver gets for each change (judged by the
 // standardwebhooks package), which endpoints get what, retries on a test clock, Retry-After,
 // redirects and timeouts, a receiver that never answers next to one that does, and durability.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 import pkg from "../../package.json" with { type: "json" };
@@ -145,7 +147,7 @@ describe("retries", () => {
     expect(elsewhere.received).toHaveLength(0);
   });
 
-  it("a receiver that never answers holds 4 attempts at most and delays no other endpoint", async () => {
+  it("a receiver that never answers holds 16 attempts at most and delays no other endpoint", async () => {
     const { server } = await setUp({ timeoutMs: 10_000 });
     const [dead, alive] = [await receiver(), await receiver()];
     dead.answer("hang");
@@ -155,8 +157,10 @@ describe("retries", () => {
     const started = Date.now();
     await alive.waitFor(30, 3_000);
     expect(Date.now() - started).toBeLessThan(3_000);
-    // Bounded in flight: the dead receiver holds at most 4 requests at once.
-    expect(dead.received.length).toBeLessThanOrEqual(4);
+    // Bounded in flight: the dead receiver holds 16 requests at once, and no more while they hang.
+    await dead.waitFor(16, 3_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(dead.received).toHaveLength(16);
   });
 });
 
@@ -174,6 +178,36 @@ describe("an attempt", () => {
     await advance(clock, 60_000, 10_000);
     await hook.waitFor(2);
     expect(hook.received[1]!.headers["webhook-id"]).toBe(hook.received[0]!.headers["webhook-id"]);
+  });
+});
+
+describe("an attempt's timeout", () => {
+  it("covers the whole answer: a receiver that answers its head and then trickles its body is cut off, and the attempt says so", async () => {
+    const { server } = await setUp({ timeoutMs: 400 });
+    let stopTrickle = () => {};
+    const trickler = createServer((request, response) => {
+      request.resume();
+      response.writeHead(200, { "content-type": "text/plain" });
+      // A byte every 100 ms: never idle long enough for a per-read timeout, never done either.
+      const timer = setInterval(() => response.write("."), 100);
+      response.once("close", () => clearInterval(timer));
+      stopTrickle = () => {
+        clearInterval(timer);
+        response.destroy();
+      };
+    });
+    await new Promise<void>((resolve) => trickler.listen(0, "127.0.0.1", resolve));
+    open.push({ close: () => new Promise<void>((resolve) => (stopTrickle(), trickler.closeAllConnections(), trickler.close(() => resolve()))) });
+    const { id } = await addEndpoint(server, `http://127.0.0.1:${(trickler.address() as AddressInfo).port}/hook`);
+    await createPet(server);
+    let delivery: { attempts: number; lastError: string | null; lastDurationMs: number } | undefined;
+    for (const started = Date.now(); !delivery?.attempts && Date.now() - started < 5_000; ) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      [delivery] = await json(await server.api(`/webhooks/${id}/deliveries`));
+    }
+    expect(delivery).toMatchObject({ attempts: 1, status: "pending", lastStatusCode: null, lastError: "no answer within 0.4 s" });
+    expect(delivery!.lastDurationMs).toBeGreaterThanOrEqual(400);
+    expect(delivery!.lastDurationMs).toBeLessThan(2_000);
   });
 });
 

@@ -49,7 +49,9 @@ interface Endpoint {
   recording: number;
 }
 
-export const DEFAULT_MAX_IN_FLIGHT = 4;
+// Enough that a receiver a few milliseconds away takes hundreds a second: with fewer, the round
+// trip (the server's own event loop included) caps each endpoint's rate below its share of the load.
+export const DEFAULT_MAX_IN_FLIGHT = 16;
 const DEFAULTS = { pollMs: 1_000, maxInFlight: DEFAULT_MAX_IN_FLIGHT, maxBacklog: 16, claimLimit: 256, leaseMs: 120_000 };
 
 export class DeliveryWorker {
