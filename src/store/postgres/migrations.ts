@@ -9,6 +9,7 @@ import { SPENT_TICKETS_MIGRATION } from "./spent-tickets-migration.js";
 import { NAME_SEARCH_MIGRATION } from "./name-search-migration.js";
 import { WEBHOOKS_MIGRATION } from "./webhooks-migration.js";
 import { KEY_SCOPES_MIGRATION } from "./key-scopes-migration.js";
+import { NAME_TRIGRAMS_MIGRATION } from "./name-trigrams-migration.js";
 
 export interface Migration {
   version: number;
@@ -93,6 +94,7 @@ export const MIGRATIONS: readonly Migration[] = [
   NAME_SEARCH_MIGRATION,
   KEY_SCOPES_MIGRATION,
   WEBHOOKS_MIGRATION,
+  NAME_TRIGRAMS_MIGRATION,
 ];
 
 // Any constant works, as long as every petstore uses the same one: pg_advisory_xact_lock
