@@ -7,12 +7,12 @@ const windowsOf = (key: string, id: string) =>
   `SELECT DISTINCT substr(${key}, i, 3) AS trigram, ${id} AS pet_id FROM generate_series(1, char_length(${key}) - 2) AS i`;
 
 /**
- * A q of three characters is the commonest text typed, and a common one (1% of the names) defeats
- * both plans of `name_key LIKE`: walking the id order reads a hundred names per pet returned, and
- * the pg_trgm index finds every match, each on its own heap page, to sort them all for one page.
- * Here (trigram, pet_id) is a btree: such a q is an equality on trigram, read in id order from
- * the cursor, so a page reads its own rows and no more. Kept by triggers in the same transaction
- * as the pets, whatever writes them (petstore, an import, psql).
+ * A q of three characters is the commonest text typed, and a common one (one name in a hundred)
+ * defeats both plans of `name_key LIKE`: walking the id order reads a hundred names per pet
+ * returned, and the pg_trgm index finds every match, each on its own heap page, to sort them all
+ * for one page. Here (trigram, pet_id) is a btree: such a q is an equality on trigram, read in id
+ * order from the cursor, so a page reads its own rows and no more. Kept by triggers in the same
+ * transaction as the pets, whatever writes them (petstore, an import, psql).
  */
 export const NAME_TRIGRAMS_MIGRATION = {
   version: 12,
