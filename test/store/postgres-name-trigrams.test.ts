@@ -10,12 +10,12 @@ import { listQuery } from "../../src/store/postgres/pet-list-query.js";
 import { freshDatabase } from "../helpers/test-backend.js";
 
 const pools: pg.Pool[] = [];
-const poolFor = async (options: { max?: number } = {}) => {
-  const { db } = await freshDatabase();
-  const pool = new pg.Pool({ connectionString: db, max: options.max ?? 2 });
+const poolAt = (db: string, options: { max?: number; statement_timeout?: number } = {}) => {
+  const pool = new pg.Pool({ connectionString: db, max: options.max ?? 2, statement_timeout: options.statement_timeout });
   pools.push(pool);
   return pool;
 };
+const poolFor = async (options: { max?: number } = {}) => poolAt((await freshDatabase()).db, options);
 afterAll(() => Promise.all(pools.map((pool) => pool.end())));
 
 /** What the table should hold for these pets: computed here, by code points, from petstore's own fold. */
@@ -56,6 +56,20 @@ describe("migration 12: pet_name_trigrams", () => {
     expect(await stored(pool)).toEqual(expect.arrayContaining([`bab|${pets[0]!.id}`, `aba|${pets[0]!.id}`, `sse|${pets[4]!.id}`, `😀ab|${pets[7]!.id}`]));
     expect(await migrate(pool)).toEqual([]);
     expect(await stored(pool)).toEqual(windowsOf(pets));
+  });
+
+  it("runs at a start whose pool times requests out sooner than the migration takes", async () => {
+    // The server's pool has a statement timeout meant for requests; filling the table for a large
+    // database takes longer than that, once.
+    const { db } = await freshDatabase();
+    const pool = poolAt(db);
+    await migrate(pool, { migrations: MIGRATIONS.filter((migration) => migration.version <= 11) });
+    await insertPets(pool, Array.from({ length: 50_000 }, (_, i) => `Pet named ${i}`));
+    const timed = poolAt(db, { statement_timeout: 50 });
+    expect(await migrate(timed)).toEqual([12]);
+    expect((await pool.query("SELECT count(*)::int AS n FROM pet_name_trigrams WHERE trigram = 'ed '")).rows[0].n).toBe(50_000);
+    // Outside the migration the pool's timeout holds as before.
+    await expect(timed.query("SELECT pg_sleep(0.2)")).rejects.toThrow(/statement timeout/);
   });
 
   it("follows creates, renames, other changes, deletes and TRUNCATE", async () => {

@@ -115,6 +115,9 @@ export async function migrate(pool: Pool, { migrations = MIGRATIONS, warn }: Mig
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
+    // The pool's statement timeout is for requests: a step that rewrites a large table, or an
+    // instance waiting here for another's migration, may take longer, once, at start.
+    await client.query("SET LOCAL statement_timeout = 0");
     await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
     const applied = await appliedVersions(client);
     const newest = Math.max(0, ...migrations.map((migration) => migration.version));
