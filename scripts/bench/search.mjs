@@ -8,7 +8,7 @@
 // the Link headers), more than the server keeps answers for, so every request reads its page
 // from the store: the same URL again would measure the kept answer, not the index.
 //
-// Alone: node scripts/bench/search.mjs [--quick]   (after npm run build)
+// Alone: node scripts/bench/search.mjs [--quick] [--only postgres]   (after npm run build)
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -46,6 +46,13 @@ export async function searchRows(ctx, config) {
     return [row({ id: "9", scenario: "q over PostgreSQL + Redis", figure: NaN, unit: "", problem: `failed: ${error.message}` })];
   });
   return [...file.rows, ...million, ...postgres];
+}
+
+/** The PostgreSQL row alone, from the same 100k named pets: for working on that engine. */
+async function postgresRowsAlone(ctx, config) {
+  const small = join(ctx.work, "petstore-search-100k.json");
+  await writePetstoreDb(small, 100_000, petName);
+  return postgresRows(ctx, small, config);
 }
 
 /** At 100k pets on the file engine: q against status=, its p99, sort=name against the default order. */
@@ -187,7 +194,8 @@ async function followLinks(origin, first, pages) {
 
 // Alone: these rows only, with the full or the quick plan's lengths.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { quick: { type: "boolean", default: false } } });
+  const { values } = parseArgs({ options: { quick: { type: "boolean", default: false }, only: { type: "string" } } });
+  if (values.only !== undefined && values.only !== "postgres") throw new Error(`--only takes "postgres", not ${JSON.stringify(values.only)}`);
   const root = fileURLToPath(new URL("../../", import.meta.url));
   const plan = values.quick
     ? { seconds: 1, rounds: 1, warmupSeconds: 0.5, millionPets: 100_000 }
@@ -200,7 +208,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const config = join(work, "serve-config.json");
     await writeFile(config, JSON.stringify({ anonymous: UNLIMITED }));
     const runs = {};
-    const rows = await searchRows({ root, work, plan, log, runs }, config);
+    const ctx = { root, work, plan, log, runs };
+    const rows = values.only === "postgres" ? await postgresRowsAlone(ctx, config) : await searchRows(ctx, config);
     console.log(formatTable(rows));
   } finally {
     killAll();

@@ -9,6 +9,7 @@ import { SPENT_TICKETS_MIGRATION } from "./spent-tickets-migration.js";
 import { NAME_SEARCH_MIGRATION } from "./name-search-migration.js";
 import { WEBHOOKS_MIGRATION } from "./webhooks-migration.js";
 import { KEY_SCOPES_MIGRATION } from "./key-scopes-migration.js";
+import { NAME_TRIGRAMS_MIGRATION } from "./name-trigrams-migration.js";
 
 export interface Migration {
   version: number;
@@ -93,6 +94,7 @@ export const MIGRATIONS: readonly Migration[] = [
   NAME_SEARCH_MIGRATION,
   KEY_SCOPES_MIGRATION,
   WEBHOOKS_MIGRATION,
+  NAME_TRIGRAMS_MIGRATION,
 ];
 
 // Any constant works, as long as every petstore uses the same one: pg_advisory_xact_lock
@@ -113,6 +115,9 @@ export async function migrate(pool: Pool, { migrations = MIGRATIONS, warn }: Mig
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
+    // The pool's statement timeout is for requests: a step that rewrites a large table, or an
+    // instance waiting here for another's migration, may take longer, once, at start.
+    await client.query("SET LOCAL statement_timeout = 0");
     await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
     const applied = await appliedVersions(client);
     const newest = Math.max(0, ...migrations.map((migration) => migration.version));

@@ -54,7 +54,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   // process. Its next statement fails instead (a 503), and the pool drops it at release.
   pool.on("connect", (client) => client.on("error", () => undefined));
   try {
-    await migrate(pool, { warn: options.warn });
+    await migrateAlone(url, options.warn);
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw new Error(`cannot open the PostgreSQL database ${database}: ${messageOf(error)}`, { cause: error });
@@ -84,6 +84,20 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     events,
     close: () => (closing ??= Promise.all([events.close(), keyChanges.close()]).then(() => closePool(pool, touches, options.warn))),
   };
+}
+
+/**
+ * The migration over a connection of its own, without the pool's timeouts, which are for
+ * requests: a step that fills a table for a large database, or the wait for another instance's
+ * migration, may take longer, once, at start.
+ */
+async function migrateAlone(url: string, warn: (message: string) => void): Promise<void> {
+  const pool = new Pool({ connectionString: url, max: 1, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: "petstore migrate" });
+  try {
+    await migrate(pool, { warn });
+  } finally {
+    await pool.end();
+  }
 }
 
 async function closePool(pool: Pool, touches: TouchBuffer, warn: (message: string) => void): Promise<void> {

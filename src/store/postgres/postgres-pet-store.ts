@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import type { Pool, PoolClient } from "pg";
 import { wasChecked } from "../../contract/checked-input.js";
-import { DEFAULT_PET_SORT, foldName } from "../../contract/name-search.js";
+import { foldName } from "../../contract/name-search.js";
 import { NewPetSchema } from "../../contract/schemas.js";
 import { PET_STATUSES, type NewPet, type Pet, type PetStatus } from "../../contract/values.js";
 import { firstIssue } from "../indexed/records.js";
@@ -17,6 +17,7 @@ import type {
 } from "../pet-store.js";
 import { IdempotencyKeyTakenError, recordOf, type CreateOptions, type IdempotentWrite } from "../idempotency-store.js";
 import { inTransaction, insertIdempotencyRecords } from "./idempotency-rows.js";
+import { listQuery } from "./pet-list-query.js";
 import { PET_COLUMNS, toPet, toStoredPet, type PetRow } from "./rows.js";
 import { storageCall } from "./storage-errors.js";
 
@@ -248,61 +249,3 @@ export class PostgresPetStore implements PetStore {
 // What an update may set, checked as createPet's body is, so that nothing the schema's CHECKs
 // refuse reaches the database as a 500.
 const PetPatchCheck = NewPetSchema.partial();
-
-/**
- * The SELECT of a page: each filter combination has its own index in id order ((status, id),
- * (category_id, id), (status, category_id, id), or the primary key) and in name order (the same
- * with name_key before id), so a page reads only pets in its filter, in its order, from its
- * cursor. A text is `name_key LIKE`, answered from the pg_trgm index of name_key.
- */
-function listQuery(query: ListPetsQuery, fetch: number): { name?: string; text: string; values: unknown[] } {
-  const sort = query.sort ?? DEFAULT_PET_SORT;
-  const conditions: string[] = [];
-  const values: unknown[] = [];
-  if (query.status !== undefined) conditions.push(`status = $${values.push(query.status)}`);
-  if (query.categoryId !== undefined) conditions.push(`category_id = $${values.push(query.categoryId)}`);
-  if (query.search !== undefined) conditions.push(`name_key LIKE $${values.push(`%${escapeLike(foldName(query.search))}%`)}`);
-  const position = positionOf(sort, query, values);
-  if (position !== undefined) conditions.push(position);
-  const limit = `$${values.push(fetch)}`;
-  const text = `SELECT ${PET_COLUMNS} FROM pets WHERE ${conditions.join(" AND ") || "true"} ORDER BY ${ORDER[sort]} LIMIT ${limit}`;
-  // A named statement is parsed once per connection and then only bound and run: the listing is
-  // the busiest query, and its shapes are named by the filters they have. A text search is left
-  // unnamed, so that each is planned with its own text: a rare one reads the trigram index, a
-  // common one may walk the order it is sorted in.
-  if (query.search !== undefined) return { text, values };
-  const filters = `${query.status === undefined ? "" : "s"}${query.categoryId === undefined ? "" : "c"}`;
-  const shape = sort === "id" ? "" : `-${SORT_NAMES[sort]}${position === undefined ? "" : "-after"}`;
-  return { name: `list-pets-${filters}${shape}`, text, values };
-}
-
-const ORDER = { id: "id", "-id": "id DESC", name: "name_key, id", "-name": "name_key DESC, id DESC" } as const;
-const SORT_NAMES = { id: "id", "-id": "id-desc", name: "name", "-name": "name-desc" } as const;
-
-/** The cursor's condition: past (name_key, id) in name order, past the id otherwise. */
-function positionOf(sort: keyof typeof ORDER, query: ListPetsQuery, values: unknown[]): string | undefined {
-  if (sort === "id") return `id > $${values.push(query.afterId ?? 0)}`;
-  if (query.afterId === undefined) return undefined;
-  if (sort === "-id") return `id < $${values.push(query.afterId)}`;
-  const { afterName, afterId } = placeOf(query.afterName ?? "", query.afterId);
-  const key = `$${values.push(afterName)}::text COLLATE "C"`;
-  const id = `$${values.push(afterId)}`;
-  return sort === "name" ? `(name_key, id) > (${key}, ${id})` : `(name_key, id) < (${key}, ${id})`;
-}
-
-const LAST_BIGINT = "9223372036854775807";
-
-/**
- * A name holding U+0000 (a cursor from the file engine, or made up) cannot be sent. No stored name
- * holds one, so a place at "p\0..." has the same names before and after it as one past every id
- * of the name "p": the text before U+0000 with the largest id.
- */
-function placeOf(afterName: string, afterId: number): { afterName: string; afterId: number | string } {
-  const nul = afterName.indexOf("\0");
-  return nul === -1 ? { afterName, afterId } : { afterName: afterName.slice(0, nul), afterId: LAST_BIGINT };
-}
-
-/** `text` matched literally by LIKE: its wildcards % and _, and its escape character (backslash), escaped. */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, "\\$&");
-}
