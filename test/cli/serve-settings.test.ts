@@ -77,4 +77,17 @@ describe("resolveServeOptions", () => {
       expect(() => resolve({ publicUrl: url })).toThrow(message!);
     }
   });
+
+  it("takes the webhook settings from their flags or variables, a flag winning, and refuses bad ones", () => {
+    expect("webhooks" in resolve({})).toBe(false);
+    expect(resolve({ webhookMaxInFlight: "16" }).webhooks).toEqual({ maxInFlight: 16 });
+    expect(resolve({}, { PETSTORE_WEBHOOK_MAX_IN_FLIGHT: "8", PETSTORE_WEBHOOK_RETRY_FOR: "1h" }).webhooks).toEqual({ maxInFlight: 8, retryForMs: 3_600_000 });
+    expect(resolve({ webhookMaxInFlight: "2" }, { PETSTORE_WEBHOOK_MAX_IN_FLIGHT: "8" }).webhooks).toEqual({ maxInFlight: 2 });
+    expect(resolve({ webhooksAllowPrivate: true }).webhooks).toEqual({ allowPrivate: true });
+    for (const value of ["0", "257", "4.5", "many"]) {
+      expect(() => resolve({ webhookMaxInFlight: value })).toThrow(UsageError);
+      expect(() => resolve({ webhookMaxInFlight: value })).toThrow(`--webhook-max-in-flight must be an integer from 1 to 256, got "${value}"`);
+    }
+    expect(() => resolve({ webhookRetryFor: "30s" })).toThrow('--webhook-retry-for must be at least 1m, got "30s"');
+  });
 });

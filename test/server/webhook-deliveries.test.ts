@@ -15,9 +15,10 @@ afterEach(async () => {
   for (const item of open.splice(0).reverse()) await item.close();
 });
 
-async function setUp(options: { timeoutMs?: number } = {}): Promise<{ server: TestServer; clock: TestClock }> {
+async function setUp(options: { timeoutMs?: number; maxInFlight?: number } = {}): Promise<{ server: TestServer; clock: TestClock }> {
   const clock = testClock(Date.now());
-  const server = await startTestServer({ now: clock.now, webhooks: { allowPrivate: true, pollMs: 20, timeoutMs: options.timeoutMs ?? 2_000, random: () => 0.5 } });
+  const webhooks = { allowPrivate: true, pollMs: 20, timeoutMs: options.timeoutMs ?? 2_000, random: () => 0.5, maxInFlight: options.maxInFlight };
+  const server = await startTestServer({ now: clock.now, webhooks });
   open.push(server);
   return { server, clock };
 }
@@ -147,21 +148,23 @@ describe("retries", () => {
     expect(elsewhere.received).toHaveLength(0);
   });
 
-  it("a receiver that never answers holds 16 attempts at most and delays no other endpoint", async () => {
-    const { server } = await setUp({ timeoutMs: 10_000 });
-    const [dead, alive] = [await receiver(), await receiver()];
-    dead.answer("hang");
-    await addEndpoint(server, dead.url);
-    await addEndpoint(server, alive.url);
-    for (let i = 0; i < 30; i++) await createPet(server, `pet ${i}`);
-    const started = Date.now();
-    await alive.waitFor(30, 3_000);
-    expect(Date.now() - started).toBeLessThan(3_000);
-    // Bounded in flight: the dead receiver holds 16 requests at once, and no more while they hang.
-    await dead.waitFor(16, 3_000);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(dead.received).toHaveLength(16);
-  });
+  for (const [label, maxInFlight, held] of [["by default", undefined, 4], ["with --webhook-max-in-flight 16", 16, 16]] as const) {
+    it(`a receiver that never answers holds ${held} attempts at most ${label}, and delays no other endpoint`, async () => {
+      const { server } = await setUp({ timeoutMs: 10_000, maxInFlight });
+      const [dead, alive] = [await receiver(), await receiver()];
+      dead.answer("hang");
+      await addEndpoint(server, dead.url);
+      await addEndpoint(server, alive.url);
+      for (let i = 0; i < 30; i++) await createPet(server, `pet ${i}`);
+      const started = Date.now();
+      await alive.waitFor(30, 3_000);
+      expect(Date.now() - started).toBeLessThan(3_000);
+      // Bounded in flight: the dead receiver holds that many requests at once, and no more while they hang.
+      await dead.waitFor(held, 3_000);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(dead.received).toHaveLength(held);
+    });
+  }
 });
 
 describe("an attempt", () => {

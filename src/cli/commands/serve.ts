@@ -39,6 +39,7 @@ export function registerServe(program: Command, ctx: CliContext, setExitCode: (c
       "let browser apps on these origins call the API: https://app.example.com[,...] (env PETSTORE_CORS_ORIGINS)",
     )
     .option("--webhook-retry-for <duration>", "retry a failing webhook delivery this long, then mark it failed (env PETSTORE_WEBHOOK_RETRY_FOR, default 3d)")
+    .option("--webhook-max-in-flight <n>", "attempts in flight to each webhook endpoint at once (env PETSTORE_WEBHOOK_MAX_IN_FLIGHT, default 4, at most 256)")
     .option("--webhooks-allow-private", "let webhook endpoints be on loopback and private networks: local development only (env PETSTORE_WEBHOOKS_ALLOW_PRIVATE=1)")
     .option("--ephemeral", "keep everything in memory and write nothing; POST /v1/admin/reset restores the seed (for tests)")
     .option("--seed <file>", "start with these pets, orders, keys and webhooks (JSON); without --ephemeral, fills an empty db")

@@ -8,6 +8,7 @@ import { parseTrustProxy } from "../../support/trust-proxy.js";
 import { UsageError } from "../errors.js";
 import { parseCorsOrigins } from "./cors-origins.js";
 import { durationFlag } from "./duration.js";
+import { integerFlag } from "./flags.js";
 
 export interface ServeOpsFlags {
   logFormat?: string;
@@ -18,11 +19,15 @@ export interface ServeOpsFlags {
   corsOrigin?: string;
   publicUrl?: string;
   webhookRetryFor?: string;
+  webhookMaxInFlight?: string;
   webhooksAllowPrivate?: boolean;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
 type OpsOptions = Pick<ServeOptions, "logFormat" | "trustProxy" | "metricsPort" | "metricsHost" | "metricsToken" | "corsOrigins" | "publicUrl" | "ticketSecret" | "webhooks">;
+
+/** --webhook-max-in-flight's ceiling: past it a busy endpoint would hold hundreds of sockets of one server. */
+const MAX_IN_FLIGHT_LIMIT = 256;
 
 const pick = (flag: string | undefined, variable: string | undefined) => flag ?? (variable === "" ? undefined : variable);
 
@@ -61,14 +66,20 @@ export function resolveServeOps(flags: ServeOpsFlags, env: Env, isStderrTTY: boo
   return options;
 }
 
-/** --webhook-retry-for (a duration, at least a minute) and --webhooks-allow-private, or their variables. */
+/** --webhook-retry-for (a duration, at least a minute), --webhook-max-in-flight and --webhooks-allow-private, or their variables. */
 function webhookSettings(flags: ServeOpsFlags, env: Env): ServeOptions["webhooks"] {
   const retryFor = pick(flags.webhookRetryFor, env.PETSTORE_WEBHOOK_RETRY_FOR);
+  const inFlight = pick(flags.webhookMaxInFlight, env.PETSTORE_WEBHOOK_MAX_IN_FLIGHT);
   const allowPrivate = flags.webhooksAllowPrivate === true || ["1", "true"].includes(env.PETSTORE_WEBHOOKS_ALLOW_PRIVATE ?? "");
-  if (retryFor === undefined && !allowPrivate) return undefined;
+  if (retryFor === undefined && inFlight === undefined && !allowPrivate) return undefined;
   const seconds = retryFor === undefined ? undefined : durationFlag("--webhook-retry-for", retryFor);
   if (seconds !== undefined && seconds < 60) throw new UsageError(`--webhook-retry-for must be at least 1m, got "${retryFor}"`);
-  return { ...(seconds !== undefined ? { retryForMs: seconds * 1000 } : {}), ...(allowPrivate ? { allowPrivate } : {}) };
+  const maxInFlight = integerFlag("--webhook-max-in-flight", inFlight, undefined, 1, MAX_IN_FLIGHT_LIMIT);
+  return {
+    ...(seconds !== undefined ? { retryForMs: seconds * 1000 } : {}),
+    ...(maxInFlight !== undefined ? { maxInFlight } : {}),
+    ...(allowPrivate ? { allowPrivate } : {}),
+  };
 }
 
 function checkedPublicUrl(value: string): string {

@@ -49,9 +49,9 @@ interface Endpoint {
   recording: number;
 }
 
-// Enough that a receiver a few milliseconds away takes hundreds a second: with fewer, the round
-// trip (the server's own event loop included) caps each endpoint's rate below its share of the load.
-export const DEFAULT_MAX_IN_FLIGHT = 16;
+// A receiver's rate is at most this many over its round trip (the server's own event loop included):
+// 4 keeps a small receiver unflooded; serve --webhook-max-in-flight raises it for busy ones.
+export const DEFAULT_MAX_IN_FLIGHT = 4;
 const DEFAULTS = { pollMs: 1_000, maxInFlight: DEFAULT_MAX_IN_FLIGHT, maxBacklog: 16, claimLimit: 256, leaseMs: 120_000 };
 
 export class DeliveryWorker {
