@@ -34,6 +34,9 @@ const SLOW_TESTS = [
   "test/support/lean-client.test.ts",
   "test/support/startup-files.test.ts",
   "test/store/lock.test.ts",
+  // In process, but it timed out twice in the fast lane's shared modules in CI (a full `npm test`
+  // from a fresh clone) and never alone: isolated here until the shared state is found.
+  "test/server/seed-webhooks.test.ts",
 ];
 
 export default defineConfig({
