@@ -10,6 +10,9 @@ import { autoDisable } from "./auto-disable.js";
 import { DEFAULT_WEBHOOK_RETRY_FOR_MS } from "./retry-schedule.js";
 import { DEFAULT_WEBHOOK_TIMEOUT_MS, WebhookSender } from "./send-webhook.js";
 
+// Unref'd: pending retries and deadlines never keep a stopping process alive.
+const REAL_TIMERS: Timers = { setTimeout: (callback, ms) => setTimeout(callback, ms).unref(), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) };
+
 export interface WebhookSettings {
   /** How long a failing delivery is retried (serve --webhook-retry-for); 3 days by default. */
   retryForMs?: number;
@@ -56,14 +59,14 @@ export function startDeliveries(
     timeoutMs,
     nowSeconds: () => Math.floor((settings.wallClock ?? Date.now)() / 1000),
     // The timeout is real time, whatever clock the tests move.
-    clock: { elapsedMs: () => performance.now(), setTimeout: (callback, ms) => setTimeout(callback, ms).unref(), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
+    clock: { elapsedMs: () => performance.now(), ...REAL_TIMERS },
   });
   const worker = new DeliveryWorker({
     deliveries: store.deliveries,
     send: (request) => sender.send(request),
     now,
     random: settings.random ?? Math.random,
-    timers: settings.timers ?? { setTimeout: (callback, ms) => setTimeout(callback, ms).unref(), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
+    timers: settings.timers ?? REAL_TIMERS,
     retryForMs,
     pollMs: settings.pollMs,
     maxInFlight: settings.maxInFlight,
