@@ -54,7 +54,7 @@ export default defineConfig({
         // the app is imported once per worker rather than once per file. So spies, stubbed globals
         // and environment variables are undone after each test, and a file must not leave state behind.
         extends: true,
-        test: { name: "lowdb", isolate: false, restoreMocks: true, unstubGlobals: true, unstubEnvs: true, include: ["test/**/*.test.ts"], exclude: [...ENGINE_TESTS, ...SLOW_TESTS, ...RELEASE_TESTS] },
+        test: { name: "lowdb", isolate: false, setupFiles: ["test/helpers/shared-worker-guard.ts"], restoreMocks: true, unstubGlobals: true, unstubEnvs: true, include: ["test/**/*.test.ts"], exclude: [...ENGINE_TESTS, ...SLOW_TESTS, ...RELEASE_TESTS] },
       },
       {
         extends: true,

@@ -1,6 +1,7 @@
 // followEvents (src/cli/internal/follow-events.ts) with a consumer that falls behind: the stream
 // is not read further until the consumer's promise settles, so what waits in memory is bounded
 // by the consumer, and each event's data is handed over as the stream carried it.
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import type { StoreEvent } from "../../src/contract/events.js";
 import type { ApiClient } from "../../src/cli/http.js";
@@ -25,7 +26,10 @@ function streamOf(count: number): { api: ApiClient; read(): number } {
   return { api, read: () => read };
 }
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
+/** A few turns of the event loop: time for a reader that is not held to read on. */
+async function someTurns(): Promise<void> {
+  for (let turn = 0; turn < 5; turn++) await nextTurn();
+}
 
 describe("followEvents with a consumer that holds the stream", () => {
   it("reads no further while the consumer's promise is pending, then reads on", async () => {
@@ -33,13 +37,18 @@ describe("followEvents with a consumer that holds the stream", () => {
     const controller = new AbortController();
     const seen: [StoreEvent, string][] = [];
     let release = () => {};
+    let held: () => void;
+    const holding = new Promise<void>((resolve) => (held = resolve));
     const following = followEvents(
       api,
       { types: undefined, since: undefined, signal: controller.signal },
       {
         onEvent: (event, data) => {
           seen.push([event, data]);
-          if (event.id === 2) return new Promise<void>((resolve) => (release = resolve));
+          if (event.id === 2) {
+            held();
+            return new Promise<void>((resolve) => (release = resolve));
+          }
           return undefined;
         },
         onReset: () => {},
@@ -48,7 +57,8 @@ describe("followEvents with a consumer that holds the stream", () => {
         random: () => 0.5,
       },
     );
-    await tick();
+    await holding;
+    await someTurns();
     expect(seen.map(([event]) => event.id)).toEqual([1, 2]);
     expect(read()).toBe(2);
     release();

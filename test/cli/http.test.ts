@@ -28,12 +28,17 @@ async function withApiClient<T>(settings: TestSettings, test: TestContext, use: 
 
 const pets = [{ id: 1, name: "Rex", categoryId: 1, status: "available" }];
 const tooMany = (headers: Record<string, string> = {}) => errorResponse(429, "rate_limited", "rate limit exceeded", headers);
-let api: FakeApi | undefined;
-
+// Every fake opened by a test, closed after it: a test that calls twice opens two.
+const opened: FakeApi[] = [];
 afterEach(async () => {
-  await api?.close();
-  api = undefined;
+  await Promise.all(opened.splice(0).map((api) => api.close()));
 });
+
+async function fakeApi(responses: FakeResponse[]): Promise<FakeApi> {
+  const api = await startFakeApi(responses);
+  opened.push(api);
+  return api;
+}
 
 async function call(
   responses: FakeResponse[],
@@ -42,7 +47,7 @@ async function call(
   now?: () => number,
   options: RequestOptions = {},
 ) {
-  api = await startFakeApi(responses);
+  const api = await fakeApi(responses);
   const test = createTestContext({ now });
   const settings: TestSettings = { baseUrl: api.baseUrl, apiKey: "ps_key", timeoutMs: 2000, retries: 3, maxWaitMs: 60_000, verbose: false, ...overrides };
   const body = method === "POST" ? { name: "Rex", categoryId: 1 } : undefined;
@@ -51,7 +56,7 @@ async function call(
     (response) => ({ response, error: undefined }),
     (error: unknown) => ({ response: undefined, error }),
   );
-  return { ...result, ...test, requests: api.requests };
+  return { ...result, ...test, requests: api.requests, baseUrl: api.baseUrl };
 }
 
 describe("requests", () => {
@@ -149,7 +154,6 @@ describe("retries", () => {
     for (const status of [500, 400]) {
       const { requests } = await call([errorResponse(status, "x", "no")]);
       expect(requests).toHaveLength(1);
-      await api?.close();
     }
   });
 
@@ -288,10 +292,10 @@ describe("answers that are not what we expect", () => {
   });
 
   it("reports a 404 for a collection every server has as a wrong base URL (exit 1), not as not found", async () => {
-    const { error } = await call([errorResponse(404, "not_found", "no such resource: GET /v1/pets")]);
+    const { error, baseUrl } = await call([errorResponse(404, "not_found", "no such resource: GET /v1/pets")]);
     expect((error as ApiError).body).toEqual({
       code: "unexpected_response",
-      message: `GET /pets answered 404: the base URL ${api?.baseUrl} does not point at the petstore API`,
+      message: `GET /pets answered 404: the base URL ${baseUrl} does not point at the petstore API`,
       status: 404,
     });
     expect((error as ApiError).hint).toBe(
@@ -312,7 +316,7 @@ describe("resolveTarget", () => {
 });
 
 it("closes its connections so the process can exit", async () => {
-  api = await startFakeApi([{ status: 200, body: pets }]);
+  const api = await fakeApi([{ status: 200, body: pets }]);
   const client = clientFor({ baseUrl: api.baseUrl, apiKey: "k", timeoutMs: 1000, retries: 0, maxWaitMs: 60_000, verbose: false }, createTestContext());
   await client.request("GET", "/pets");
   await client.close();
