@@ -1,7 +1,7 @@
 // Standard Webhooks 1.0 signing (https://www.standardwebhooks.com/), shared by whatever sends a
 // webhook: the server's deliveries and `petstore events --forward-to`. Only node:crypto, so a
 // sender loads nothing else; receivers verify with any Standard Webhooks library.
-import { createHmac } from "node:crypto";
+import { createHmac, createSecretKey, type KeyObject } from "node:crypto";
 
 /** How a symmetric signing secret is shown to people: `whsec_` + base64 of its bytes. */
 export const WEBHOOK_SECRET_PREFIX = "whsec_";
@@ -67,16 +67,19 @@ export function signWebhook(message: WebhookMessage): WebhookHeaders {
   return { "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": signatures.join(" ") };
 }
 
-/** Checked and decoded secrets: a sender signs thousands of deliveries a second with a handful of them. */
-const keys = new Map<string, Buffer>();
+/**
+ * Checked and decoded secrets, as key objects (an HMAC over a Buffer key makes one each time): a
+ * sender signs thousands of deliveries a second with a handful of them.
+ */
+const keys = new Map<string, KeyObject>();
 const KEYS_KEPT = 1024;
 
-function keyOf(secret: string): Buffer {
+function keyOf(secret: string): KeyObject {
   const known = keys.get(secret);
   if (known) return known;
   const problem = webhookSecretProblem(secret);
   if (problem !== undefined) throw new Error(problem);
-  const key = Buffer.from(secret.slice(WEBHOOK_SECRET_PREFIX.length), "base64");
+  const key = createSecretKey(Buffer.from(secret.slice(WEBHOOK_SECRET_PREFIX.length), "base64"));
   if (keys.size >= KEYS_KEPT) keys.clear();
   keys.set(secret, key);
   return key;

@@ -47,6 +47,8 @@ interface Endpoint {
   inFlight: number;
   /** Answered, and being recorded. */
   recording: number;
+  /** A claim left its due deliveries in the store (its queue was full): claim again once it drains. */
+  skipped: boolean;
 }
 
 // A receiver's rate is at most this many over its round trip (the server's own event loop included):
@@ -122,6 +124,7 @@ export class DeliveryWorker {
   async #round(): Promise<void> {
     const { deliveries, claimLimit, leaseMs, maxBacklog } = this.#options;
     const full = [...this.#endpoints].filter(([, endpoint]) => endpoint.queue.length >= maxBacklog).map(([id]) => id);
+    for (const id of full) this.#endpointOf(id).skipped = true;
     let claimed: ClaimedDelivery[];
     try {
       claimed = await deliveries.claim({ now: new Date(this.#options.now()), limit: claimLimit, skipWebhooks: full, leaseMs });
@@ -137,7 +140,7 @@ export class DeliveryWorker {
 
   #endpointOf(id: number): Endpoint {
     let endpoint = this.#endpoints.get(id);
-    if (!endpoint) this.#endpoints.set(id, (endpoint = { queue: [], inFlight: 0, recording: 0 }));
+    if (!endpoint) this.#endpoints.set(id, (endpoint = { queue: [], inFlight: 0, recording: 0, skipped: false }));
     return endpoint;
   }
 
@@ -163,8 +166,12 @@ export class DeliveryWorker {
         endpoint.recording--;
         if (endpoint.queue.length === 0 && endpoint.inFlight === 0 && endpoint.recording === 0) this.#endpoints.delete(webhookId);
         else this.#pump(webhookId);
-        // Room again in a queue that was full: its endpoint's deliveries left in the store are claimable.
-        if (endpoint.queue.length === 0 && !this.#stopped) this.wake();
+        // Room again in a queue that was full: its endpoint's deliveries left in the store are
+        // claimable. (Others' new deliveries wake the worker as they are committed.)
+        if (endpoint.skipped && endpoint.queue.length === 0 && !this.#stopped) {
+          endpoint.skipped = false;
+          this.wake();
+        }
       });
       this.#running.add(attempt);
     }

@@ -11,6 +11,7 @@ import { AttemptDeadlines, type Cuttable, type DeadlineClock } from "./attempt-d
 /** The answer bytes kept per attempt. */
 export const RESPONSE_KEPT_BYTES = 1024;
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+const URLS_KEPT = 1024;
 
 export interface WebhookRequest {
   url: string;
@@ -43,6 +44,7 @@ export interface SenderDeps {
 export class WebhookSender {
   readonly #deps: SenderDeps;
   readonly #deadlines: AttemptDeadlines;
+  readonly #urls = new Map<string, { origin: string; path: string }>();
 
   constructor(deps: SenderDeps) {
     this.#deps = deps;
@@ -59,12 +61,12 @@ export class WebhookSender {
       });
       this.#deadlines.add(attempt);
       try {
-        const url = new URL(target.url);
+        const url = this.#parsed(target.url);
         const signed = signWebhook({ id: target.messageId, timestamp: deps.nowSeconds(), body: target.body, secrets: target.secrets });
         deps.dispatcher.dispatch(
           {
             origin: url.origin,
-            path: url.pathname + url.search,
+            path: url.path,
             method: "POST",
             headers: { "content-type": "application/json", "user-agent": deps.userAgent, ...signed },
             body: target.body,
@@ -77,6 +79,18 @@ export class WebhookSender {
         attempt.onResponseError(undefined, error as Error);
       }
     });
+  }
+
+  /** Each endpoint's URL parsed once, not once per delivery (the few endpoints' URLs, bounded all the same). */
+  #parsed(text: string): { origin: string; path: string } {
+    let parsed = this.#urls.get(text);
+    if (!parsed) {
+      const url = new URL(text);
+      parsed = { origin: url.origin, path: url.pathname + url.search };
+      if (this.#urls.size >= URLS_KEPT) this.#urls.clear();
+      this.#urls.set(text, parsed);
+    }
+    return parsed;
   }
 
   cutAll(): void {

@@ -4,7 +4,27 @@ import { toPetRecord } from "../indexed/pet-index.js";
 import { OrderRecordSchema, toOrderRecord } from "../indexed/order-records.js";
 import { WebhookRecordSchema } from "../indexed/webhook-records.js";
 import { DeliveryRecordSchema } from "../indexed/delivery-table.js";
+import type { DeliveryRecord } from "../delivery-store.js";
 import { firstIssue, IdempotencyRecordSchema, KeyRecordSchema, PetRecordSchema } from "../indexed/records.js";
+
+/**
+ * What an attempt (or a retry asked for, or an endpoint's end) changes on a delivery that an
+ * earlier line or the snapshot already holds whole. The rest of a delivery (its endpoint, event
+ * and payload) never changes, so at thousands of attempts a second the journal does not carry
+ * each payload a second time.
+ */
+const DeliveryChangeSchema = DeliveryRecordSchema.pick({
+  id: true,
+  status: true,
+  attempts: true,
+  nextAttemptAt: true,
+  lastAttemptAt: true,
+  lastStatusCode: true,
+  lastError: true,
+  lastResponse: true,
+  lastDurationMs: true,
+});
+export type DeliveryChange = z.infer<typeof DeliveryChangeSchema>;
 
 // [key id, ISO instant]
 const KeyInstantsSchema = z.array(z.tuple([z.string().min(1), z.iso.datetime()]));
@@ -35,9 +55,10 @@ const JournalRecordSchema = z.object({
   /** Created or changed endpoints, whole. */
   webhooks: z.array(WebhookRecordSchema).default([]),
   webhooksRemoved: z.array(z.int().min(1)).default([]),
-  /** Only on lines that record or attempt deliveries: new and changed ones, whole. */
+  /** Only on lines that record or attempt deliveries: new ones, whole, and changes to known ones. */
   nextDeliveryId: z.int().min(1).optional(),
   deliveries: z.array(DeliveryRecordSchema).default([]),
+  deliveryChanges: z.array(DeliveryChangeSchema).default([]),
 });
 
 /** One journal line: the changes of one group commit. */
@@ -51,8 +72,14 @@ export interface ParsedJournal {
   tornBytes: number;
 }
 
-/** The journal line for one commit, newline included. Empty parts are left out. */
-export function encodeRecord({ batch, touches, nextPetId, nextOrderId, nextWebhookId, nextDeliveryId, lastEventId }: Commit): Buffer {
+/**
+ * The journal line for one commit, newline included. Empty parts are left out. `isKnownDelivery`
+ * says which deliveries are durable already (the state before this commit): those go as changes.
+ */
+export function encodeRecord(
+  { batch, touches, nextPetId, nextOrderId, nextWebhookId, nextDeliveryId, lastEventId }: Commit,
+  isKnownDelivery: (id: number) => boolean,
+): Buffer {
   const record: Partial<JournalRecord> = { nextPetId };
   if (batch.pets.length > 0) record.pets = batch.pets;
   if (batch.updated.size > 0) record.updated = [...batch.updated.values()].map(toPetRecord);
@@ -67,8 +94,22 @@ export function encodeRecord({ batch, touches, nextPetId, nextOrderId, nextWebho
   if (batch.webhooks.size > 0 || batch.webhooksRemoved.size > 0) {
     Object.assign(record, { nextWebhookId, webhooks: [...batch.webhooks.values()], webhooksRemoved: [...batch.webhooksRemoved] });
   }
-  if (batch.deliveries.size > 0) Object.assign(record, { nextDeliveryId, deliveries: [...batch.deliveries.values()] });
+  if (batch.deliveries.size > 0) {
+    const created: DeliveryRecord[] = [];
+    const changed: DeliveryChange[] = [];
+    for (const delivery of batch.deliveries.values()) {
+      if (isKnownDelivery(delivery.id)) changed.push(changeOf(delivery));
+      else created.push(delivery);
+    }
+    record.nextDeliveryId = nextDeliveryId;
+    if (created.length > 0) record.deliveries = created;
+    if (changed.length > 0) record.deliveryChanges = changed;
+  }
   return Buffer.from(`${JSON.stringify(record)}\n`);
+}
+
+function changeOf({ id, status, attempts, nextAttemptAt, lastAttemptAt, lastStatusCode, lastError, lastResponse, lastDurationMs }: DeliveryRecord): DeliveryChange {
+  return { id, status, attempts, nextAttemptAt, lastAttemptAt, lastStatusCode, lastError, lastResponse, lastDurationMs };
 }
 
 /**

@@ -55,7 +55,8 @@ export class JournaledDb {
   readonly persist: Persist = async (commit) => {
     await this.#compaction;
     const { journal, onWrite } = this.#parts;
-    const line = encodeRecord(commit);
+    const { deliveries } = this.#parts.state;
+    const line = encodeRecord(commit, (id) => deliveries.get(id) !== undefined);
     const started = performance.now();
     await journal.append(line);
     onWrite?.({ file: "journal", bytes: line.length, ms: performance.now() - started, changes: batchSize(commit.batch) });

@@ -47,6 +47,11 @@ export function replayJournal(data: StoreData, records: readonly JournalRecord[]
     for (const id of record.webhooksRemoved) webhooks.delete(id);
     nextWebhookId = Math.max(nextWebhookId, record.nextWebhookId ?? 1);
     for (const delivery of record.deliveries) deliveries.set(delivery.id, delivery);
+    // On a delivery the snapshot dropped since (finished, beyond the number kept): nothing to change.
+    for (const change of record.deliveryChanges) {
+      const delivery = deliveries.get(change.id);
+      if (delivery) deliveries.set(change.id, { ...delivery, ...change });
+    }
     nextDeliveryId = Math.max(nextDeliveryId, record.nextDeliveryId ?? 1);
   });
   // A removed endpoint's deliveries go with it, whichever line recorded them.
