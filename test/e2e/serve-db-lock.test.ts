@@ -37,11 +37,12 @@ const addPet = async (server: ServeProcess, name: string) =>
 
 /**
  * Every file in the folder with its bytes: what "untouched" is checked against. The rate-limit
- * counters are left out: the first server saves them by itself, on its own clock.
+ * counters are left out, and the temporary file of their atomic save: the first server saves them
+ * by itself, on its own clock.
  */
 async function contents(folder: string): Promise<Record<string, string>> {
   const entries = await readdir(folder, { withFileTypes: true });
-  const names = entries.filter((entry) => entry.isFile() && !entry.name.endsWith(".limits.json")).map((entry) => entry.name).sort();
+  const names = entries.filter((entry) => entry.isFile() && !/\.limits\.json(\.\d+\.\d+\.tmp)?$/.test(entry.name)).map((entry) => entry.name).sort();
   return Object.fromEntries(await Promise.all(names.map(async (name) => [name, await readFile(join(folder, name), "base64")])));
 }
 

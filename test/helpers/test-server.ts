@@ -1,9 +1,10 @@
-// The real server (startServer: store, limiter, listhen) in this process, on an ephemeral port
+// The real server (startServer: store, limiter, listhen) in this process, on a port of its own (test-port.ts)
 // with a temporary db, and a movable clock so tests cross windows without sleeping. In the
 // vitest project "postgres" the db is a fresh PostgreSQL database and the limits live in Redis.
 import { startServer, type RunningServer, type ServeOptions } from "../../src/server/serve.js";
 import { checkResponse } from "./conformance.js";
 import { tempDbPath } from "./serve-process.js";
+import { onTestPort } from "./test-port.js";
 import { freshDatabase, redisFor, testBackend } from "./test-backend.js";
 
 export const ADMIN_KEY = "ps_inprocess_admin_key_abcdefghijklmnop";
@@ -48,8 +49,7 @@ export async function startTestServer(overrides: Partial<ServeOptions> = {}): Pr
   const { db: dbPath, redis } = await testDb(overrides);
   let stderr = "";
   let stdout = "";
-  const options: ServeOptions = {
-    port: 0,
+  const base: Omit<ServeOptions, "port"> = {
     host: "127.0.0.1",
     db: dbPath,
     redis,
@@ -58,11 +58,14 @@ export async function startTestServer(overrides: Partial<ServeOptions> = {}): Pr
     adminKey: ADMIN_KEY,
     ...overrides,
   };
-  const server = await startServer(options, {
+  const io = {
     stdout: { write: (chunk: string) => (stdout += chunk) },
     stderr: { write: (chunk: string) => (stderr += chunk) },
-  });
-  const adminKey = options.adminKey ?? "";
+  };
+  const server = overrides.port === undefined
+    ? await onTestPort((port) => startServer({ ...base, port }, io))
+    : await startServer({ ...base, port: overrides.port }, io);
+  const adminKey = base.adminKey ?? "";
   return {
     ...server,
     dbPath,

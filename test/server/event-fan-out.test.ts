@@ -50,8 +50,10 @@ describe("the fan-out's pause between writes", () => {
     // The first change: written at once (the write itself held the thread 100 ms, off the CPU).
     expect(writes.length).toBe(before + 1);
     slow = false;
-    // A pause of 4x the wall time would hold the next change 400 ms; by CPU time it is a few ms.
-    await sleep(20);
+    // A pause by wall time would hold the next change FLUSH_PAUSE_FACTOR x 100 ms; by CPU time it
+    // is a few ms. The wait leaves room for the CPU the process's other threads (GC, a loaded CI
+    // machine) use meanwhile, which process.cpuUsage counts too, and stays below the wall-time pause.
+    await sleep(FLUSH_PAUSE_FACTOR * 50);
     publish(log);
     await nextTurn();
     expect(writes.length).toBe(before + 2);
