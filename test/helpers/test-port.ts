@@ -8,6 +8,8 @@
 // service on a developer's machine) is a clean "in use" error, and the next port is tried.
 const FIRST_PORT = 20_000;
 const BLOCK = 2_000;
+// Linux's default ephemeral range starts at 32768: six blocks fit below it.
+const BLOCKS = Math.floor((32_768 - FIRST_PORT) / BLOCK);
 const TRIES = 20;
 
 const worker = Number(process.env.VITEST_POOL_ID ?? 1);
@@ -15,7 +17,7 @@ const worker = Number(process.env.VITEST_POOL_ID ?? 1);
 let next = Math.floor(Math.random() * BLOCK);
 
 function takePort(): number {
-  const port = FIRST_PORT + ((worker - 1) % 6) * BLOCK + (next % BLOCK);
+  const port = FIRST_PORT + ((worker - 1) % BLOCKS) * BLOCK + (next % BLOCK);
   next += 1;
   return port;
 }

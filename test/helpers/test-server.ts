@@ -62,9 +62,8 @@ export async function startTestServer(overrides: Partial<ServeOptions> = {}): Pr
     stdout: { write: (chunk: string) => (stdout += chunk) },
     stderr: { write: (chunk: string) => (stderr += chunk) },
   };
-  const server = overrides.port === undefined
-    ? await onTestPort((port) => startServer({ ...base, port }, io))
-    : await startServer({ ...base, port: overrides.port }, io);
+  const listenOn = (port: number) => startServer({ ...base, port }, io);
+  const server = overrides.port === undefined ? await onTestPort(listenOn) : await listenOn(overrides.port);
   const adminKey = base.adminKey ?? "";
   return {
     ...server,
