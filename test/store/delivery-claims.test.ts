@@ -4,6 +4,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { DeliveryStore } from "../../src/store/delivery-store.js";
 import { FINISHED_DELIVERIES_KEPT } from "../../src/store/indexed/delivery-table.js";
+import { createIndexedStore } from "../../src/store/indexed/indexed-store.js";
+import { StoreState } from "../../src/store/indexed/store-state.js";
 import { openMemoryStore } from "../../src/store/memory/open-memory-store.js";
 import type { Store } from "../../src/store/store.js";
 
@@ -69,6 +71,28 @@ describe("claiming due deliveries (file engine)", () => {
     expect(await claim(store.deliveries, T0 + LEASE - 1, 10)).toEqual([]);
     const again = await claim(store.deliveries, T0 + LEASE, 10);
     expect(again.map((item) => item.delivery.id)).toEqual([first!.delivery.id]);
+  });
+
+  it("keeps the lease of an attempt that could not be recorded: once it ends, the delivery is due again", async () => {
+    let failing = false;
+    store = createIndexedStore({
+      name: ":memory:",
+      state: new StoreState(undefined, () => T0),
+      persist: async () => {
+        if (failing) throw new Error("disk full");
+      },
+    });
+    await store.webhooks.create({ url: "https://hooks.example.com/0", types: [], description: null, secret: SECRET, at: new Date(T0) });
+    await createPets(store, 1);
+    const [first] = await claim(store.deliveries, T0, 10);
+    failing = true;
+    await expect(store.deliveries.record(first!.delivery.id, attempt(T0 + 10, true, null))).rejects.toThrow(/disk full/);
+    failing = false;
+    expect(await claim(store.deliveries, T0 + LEASE - 1, 10)).toEqual([]);
+    const again = await claim(store.deliveries, T0 + LEASE, 10);
+    expect(again.map((item) => [item.delivery.id, item.delivery.status, item.delivery.attempts])).toEqual([[first!.delivery.id, "pending", 0]]);
+    // Leased anew: not handed out twice.
+    expect(await claim(store.deliveries, T0 + LEASE, 10)).toEqual([]);
   });
 
   it("waits for a failed attempt's next time, and a retry asked for makes it due at once", async () => {

@@ -93,7 +93,7 @@ export class DeliveryTable {
 
   /**
    * The endpoint's pending delivery due first, if due at `at`, taken out of the due order: the
-   * caller sends it, and puts it back with dueAgainAt in case its attempt is never recorded.
+   * caller sends it, and puts it back with dueAgainAt if its attempt is never recorded.
    */
   takeDue(webhookId: number, at: number): DeliveryRecord | undefined {
     const due = this.#endpoints.get(webhookId)?.due;

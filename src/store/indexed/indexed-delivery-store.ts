@@ -9,7 +9,12 @@ import { pendingDelivery, type StoreState } from "./store-state.js";
 export class IndexedDeliveryStore implements DeliveryStore {
   readonly #state: StoreState;
   readonly #commit: GroupCommit;
-  /** Delivery id to the end of its lease (ms). */
+  /**
+   * Delivery id to the end of its lease (ms), in the order the leases were taken: with one lease
+   * length and a clock that moves on, the order they end in. Only the deliveries in flight are
+   * here; an entry in the due order per claim would stay a whole lease (thousands a second, kept
+   * for minutes) after its attempt was recorded.
+   */
   readonly #leases = new Map<number, number>();
 
   constructor(state: StoreState, commit: GroupCommit) {
@@ -23,6 +28,7 @@ export class IndexedDeliveryStore implements DeliveryStore {
    */
   async claim({ now, limit, skipWebhooks, leaseMs }: ClaimQuery): Promise<ClaimedDelivery[]> {
     const at = now.getTime();
+    this.#requeueEndedLeases(at);
     const table = this.#state.deliveries;
     const skip = new Set(skipWebhooks);
     let turn = table.webhooksWithPending().filter((id) => !skip.has(id));
@@ -46,14 +52,28 @@ export class IndexedDeliveryStore implements DeliveryStore {
     const webhook = this.#state.webhooks.get(webhookId);
     if (!webhook) return undefined;
     for (let delivery = table.takeDue(webhookId, at); delivery; delivery = table.takeDue(webhookId, at)) {
-      // Claimed already and not yet recorded: its place for the end of that lease is in the due order.
+      // Claimed already and not yet recorded: the end of its lease puts it back in the due order.
       if ((this.#leases.get(delivery.id) ?? 0) > at) continue;
+      // Deleted first: a Map keeps a key where it was first set, and the order is the order of the ends.
+      this.#leases.delete(delivery.id);
       this.#leases.set(delivery.id, at + leaseMs);
-      // Due again when the lease ends, unless its attempt is recorded first (which changes it).
-      table.dueAgainAt(delivery, at + leaseMs);
       return { delivery, webhook };
     }
     return undefined;
+  }
+
+  /**
+   * Deliveries whose lease ended with no attempt recorded (the record failed, the attempt was cut
+   * off) are due again. Stops at the first live lease: those after it end later.
+   */
+  #requeueEndedLeases(at: number): void {
+    const table = this.#state.deliveries;
+    for (const [id, end] of this.#leases) {
+      if (end > at) return;
+      this.#leases.delete(id);
+      const delivery = table.get(id);
+      if (delivery?.status === "pending") table.dueAgainAt(delivery, end);
+    }
   }
 
   async record(id: number, outcome: AttemptOutcome): Promise<DeliveryRecord | undefined> {
@@ -63,12 +83,10 @@ export class IndexedDeliveryStore implements DeliveryStore {
       return undefined;
     }
     const updated = attempted(current, outcome);
-    try {
-      await this.#commit.stage((batch) => batch.deliveries.set(id, updated));
-    } finally {
-      // Only once the attempt is durable (or failed to be): until then the state still says pending.
-      this.#leases.delete(id);
-    }
+    // When this throws, the lease stays: once it ends the delivery is due again (sent at least once).
+    await this.#commit.stage((batch) => batch.deliveries.set(id, updated));
+    // Only once the attempt is durable: until then the state still says pending.
+    this.#leases.delete(id);
     return this.#state.deliveries.get(id);
   }
 
