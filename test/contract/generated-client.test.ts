@@ -6,7 +6,7 @@ import { join } from "node:path";
 import openapiTS, { astToString } from "openapi-typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkedFetch, compileProgram, programDir, ROOT, STRICT_COMPILER_OPTIONS } from "../helpers/generated-program.js";
-import { startTestServer, type TestServer } from "../helpers/test-server.js";
+import { startTestServer, testClock, type TestServer } from "../helpers/test-server.js";
 
 const CLIENT = join(ROOT, "test/fixtures/foreign-client/client.ts");
 const TSCONFIG = { compilerOptions: STRICT_COMPILER_OPTIONS, files: ["client.ts", "schema.ts"] };
@@ -15,7 +15,8 @@ let server: TestServer;
 let dir: string;
 let removeDir: () => Promise<void>;
 beforeAll(async () => {
-  server = await startTestServer();
+  // A clock that stands still: the 429 cannot miss because a minute turned between two requests.
+  server = await startTestServer({ now: testClock().now });
   // The program resolves openapi-fetch and @types/node as an integrator's project would.
   ({ dir, remove: removeDir } = await programDir("petstore-foreign-client-"));
 });

@@ -5,11 +5,12 @@
 import { parseItem, parseList, serializeItem, serializeList, type List } from "structured-headers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET_PET_DEPRECATED_AT } from "../../src/contract/constants.js";
-import { createKey, startTestServer, type TestServer } from "../helpers/test-server.js";
+import { createKey, startTestServer, testClock, type TestServer } from "../helpers/test-server.js";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  // A clock that stands still: the 429 cannot miss because a minute turned between two requests.
+  server = await startTestServer({ now: testClock().now });
 });
 afterAll(() => server.close());
 

@@ -9,6 +9,7 @@ import { startServeProcess, type ServeProcess } from "../helpers/serve-process.j
 import { send, steadyLoad, type Outcome } from "../helpers/steady-load.js";
 import { freshDatabase } from "../helpers/test-backend.js";
 import { DEADLINE_MS, expectOkOr503, sleep } from "../helpers/load-outcomes.js";
+import { clearOfWindowEnd, DAY } from "../helpers/window-edge.js";
 
 const RATE = 40;
 const PER_DAY = 100_000;
@@ -34,6 +35,8 @@ it("answers 503 while Redis is down, waives no limit, recovers by itself, and co
   const server: ServeProcess = await startServeProcess({ dbPath: db, args: ["--quiet", "--redis", `${redis.url}/0`] });
   cleanups.push(() => server.stop("SIGKILL"));
   const admin = { baseUrl: server.baseUrl, key: server.adminKey };
+  // The counts are read from the day window of a server on the wall clock: all of it in one UTC day.
+  await clearOfWindowEnd(10_000, DAY);
   const created = await send(admin, "/keys", DEADLINE_MS, {
     method: "POST",
     headers: { "content-type": "application/json" },

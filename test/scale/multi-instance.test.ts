@@ -4,10 +4,11 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli/helpers/run-cli.js";
 import { expectError, json } from "../helpers/assertions.js";
-import { freePort } from "../helpers/engines.js";
+import { unusedTestPort } from "../helpers/test-port.js";
 import { startServeProcess, TEST_ADMIN_KEY, type ServeProcess } from "../helpers/serve-process.js";
 import { freshDatabase } from "../helpers/test-backend.js";
 import { callApi } from "../helpers/test-server.js";
+import { clearOfWindowEnd, DAY } from "../helpers/window-edge.js";
 
 let a: ServeProcess;
 let b: ServeProcess;
@@ -107,6 +108,8 @@ describe("two instances over one PostgreSQL and one Redis", () => {
   });
 
   it("a key with R requests left, hit through both at once, gets exactly R successes", async () => {
+    // The day window binds on servers on the wall clock: all of the count in one UTC day.
+    await clearOfWindowEnd(10_000, DAY);
     const { key } = await createKey(b, { plan: "enterprise", perMinute: 100_000, perDay: 200 });
     for (let i = 0; i < 37; i++) expect((await api(i % 2 ? a : b, "/pets?limit=1", { key })).status).toBe(200);
     const R = 200 - 37;
@@ -118,7 +121,7 @@ describe("two instances over one PostgreSQL and one Redis", () => {
     const after = await api(a, "/pets", { key });
     expect(after.headers.get("x-ratelimit-remaining")).toBe("0");
     expect(after.headers.get("x-ratelimit-limit")).toBe("200");
-  });
+  }, 40_000);
 });
 
 describe("orders through two instances over one PostgreSQL", () => {
@@ -165,7 +168,7 @@ describe("serve with PostgreSQL: start-up checks", () => {
   });
 
   it("exits 1 with the URL (without its password) and the reason when PostgreSQL cannot be reached", async () => {
-    const port = await freePort();
+    const port = await unusedTestPort();
     // Text, as on a terminal: stderr is a pipe here, where the default is JSON lines.
     const result = await runCli(["serve", "--port", "0", "--db", `postgres://petstore:hunter2@127.0.0.1:${port}/petstore`], {
       env: { PETSTORE_ADMIN_KEY: TEST_ADMIN_KEY, PETSTORE_LOG_FORMAT: "text" },
