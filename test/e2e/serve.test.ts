@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process";
 import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { createServer } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { json } from "../helpers/assertions.js";
 import { callApi } from "../helpers/test-server.js";
 import { BIN, startServeProcess, tempDbPath, TEST_ADMIN_KEY, type ServeProcess } from "../helpers/serve-process.js";
+import { unusedTestPort } from "../helpers/test-port.js";
 
 const running: ServeProcess[] = [];
 afterEach(async () => {
@@ -39,14 +39,6 @@ function serveFails(args: string[], env: Record<string, string> = {}): Promise<{
 const api = (server: ServeProcess, path: string, init?: Parameters<typeof callApi>[3]) =>
   callApi(server.baseUrl, server.adminKey, path, init);
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 describe("petstore serve", () => {
   it("prints the API base URL, creates the db file with mode 0600, and logs one line per request", async () => {
     const server = await serve();
@@ -64,10 +56,10 @@ describe("petstore serve", () => {
   });
 
   it("takes PETSTORE_PORT, PETSTORE_HOST and PETSTORE_DB from the environment, and the flag wins", async () => {
-    const port = await freePort();
+    const port = await unusedTestPort();
     const dbPath = await tempDbPath("from-env.json");
     const server = await serve({ args: ["--quiet"], env: { PETSTORE_PORT: "1", PETSTORE_HOST: "localhost", PETSTORE_DB: dbPath } });
-    expect(server.baseUrl).toMatch(/^http:\/\/localhost:\d+\/v1$/); // --port 0 from the helper beat PETSTORE_PORT=1
+    expect(server.baseUrl).toMatch(/^http:\/\/localhost:\d+\/v1$/); // --port from the helper beat PETSTORE_PORT=1
     await server.stop();
     const child = spawn(process.execPath, [BIN, "serve", "--quiet"], {
       env: { ...process.env, PETSTORE_ADMIN_KEY: TEST_ADMIN_KEY, PETSTORE_PORT: String(port), PETSTORE_DB: dbPath },

@@ -2,10 +2,10 @@
 // with their data in a temporary directory that is removed when they stop.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { chown, mkdtemp, readdir, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { unusedTestPort } from "./test-port.js";
 
 const run = promisify(execFile);
 
@@ -37,8 +37,8 @@ export async function startPostgres(): Promise<RestartableEngine> {
   const as = (command: string, args: string[]) =>
     asRoot ? run("runuser", ["-u", "postgres", "--", join(bin, command), ...args]) : run(join(bin, command), args);
   const data = join(dir, "data");
-  const port = await freePort();
   await as("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions"]);
+  const port = await unusedTestPort();
   // fsync off: the cluster is thrown away after the run, and its durability is not under test.
   const settings = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=300`;
   const start = () => as("pg_ctl", ["-D", data, "-o", settings, "-l", join(dir, "log"), "-w", "-t", "30", "start"]);
@@ -61,7 +61,7 @@ export async function startPostgres(): Promise<RestartableEngine> {
  */
 export async function startRedis(options: { extraArgs?: string[]; tlsPort?: number } = {}): Promise<RestartableEngine> {
   const dir = await mkdtemp(join(tmpdir(), "petstore-redis-"));
-  const port = options.tlsPort === undefined ? await freePort() : 0;
+  const port = options.tlsPort === undefined ? await unusedTestPort() : 0;
   const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...(options.extraArgs ?? [])];
   const start = async () => {
     const started = spawn(findRedisServer(), [...args, "--dir", dir, "--databases", String(REDIS_DATABASES)], {
@@ -133,14 +133,3 @@ function waitForOutput(child: ChildProcess, ready: RegExp): Promise<void> {
   });
 }
 
-/** A port nobody listens on right now (PostgreSQL and Redis cannot be told to pick one). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}

@@ -1,9 +1,10 @@
-// Starts the built CLI's `serve` as a real subprocess on an ephemeral port with a temporary db.
+// Starts the built CLI's `serve` as a real subprocess on a port of its own (test-port.ts) with a temporary db.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { unusedTestPort } from "./test-port.js";
 
 export const BIN = fileURLToPath(new URL("../../bin/petstore.js", import.meta.url));
 export const TEST_ADMIN_KEY = "ps_test_admin_key_0123456789abcdefghijkl";
@@ -42,7 +43,10 @@ export async function startServeProcess(options: ServeProcessOptions = {}): Prom
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", PETSTORE_LOG_FORMAT: "text", ...options.env };
   if (adminKey === null) delete env.PETSTORE_ADMIN_KEY;
   else env.PETSTORE_ADMIN_KEY = adminKey;
-  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--db", dbPath, ...(options.args ?? [])], {
+  // A port of this worker's own (a later --port in args wins): --port 0 would leave the window of
+  // listhen's port finder open, and this process cannot retry a start that lost it.
+  const port = String(await unusedTestPort());
+  const child = spawn(process.execPath, [BIN, "serve", "--port", port, "--db", dbPath, ...(options.args ?? [])], {
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });

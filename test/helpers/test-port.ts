@@ -1,4 +1,4 @@
-// Ports for the servers the tests start in process. Asking for port 0 goes through listhen's port
+// Ports for the servers the tests start, in this process or another. Asking for port 0 goes through listhen's port
 // finder (get-port-please), which binds port 0, closes it, and listens on that number again later:
 // with a self-signed certificate made in between, long enough for another process's bind(0) or an
 // outgoing connection to take the same number, and listhen's listen then fails outside any promise
@@ -6,6 +6,8 @@
 // handed out by bind(0) or connect(), and each vitest worker takes its own block of them, so no two
 // servers of the suite ask for the same one; one still taken (a server another test left open, a
 // service on a developer's machine) is a clean "in use" error, and the next port is tried.
+import { createServer } from "node:net";
+
 const FIRST_PORT = 20_000;
 const BLOCK = 2_000;
 // Linux's default ephemeral range starts at 32768: six blocks fit below it.
@@ -31,4 +33,25 @@ export async function onTestPort<T>(listen: (port: number) => Promise<T>): Promi
       if (attempt === TRIES || !/port is in use/.test(String(error))) throw error;
     }
   }
+}
+
+/**
+ * A port of this worker's block that nothing listens on now, and that no later server of this
+ * worker is given: for a server in another process told its port (`serve --port N`, PostgreSQL,
+ * Redis), which cannot be retried from here, or for a URL that must refuse connections.
+ */
+export async function unusedTestPort(): Promise<number> {
+  for (let attempt = 1; ; attempt += 1) {
+    const port = takePort();
+    if (await listensFree(port)) return port;
+    if (attempt === TRIES) throw new Error(`no unused port in this worker's block after ${TRIES} tries`);
+  }
+}
+
+function listensFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+  });
 }

@@ -11,7 +11,7 @@ import { openRedisRateLimiter } from "../../src/limits/redis-connection.js";
 import { RedisRateLimiter } from "../../src/limits/redis-rate-limiter.js";
 import { openRespConnection, type RespConnection } from "../../src/limits/resp/resp-connection.js";
 import { StorageUnavailableError } from "../../src/store/errors.js";
-import { freePort } from "../helpers/engines.js";
+import { unusedTestPort } from "../helpers/test-port.js";
 import { freshDatabase } from "../helpers/test-backend.js";
 
 const NOON = Date.UTC(2025, 5, 10, 12, 0, 0);
@@ -193,7 +193,7 @@ describe("RedisRateLimiter in Redis", () => {
   });
 
   it("refuses to open when nothing listens at the URL, naming it without the password", async () => {
-    const url = `redis://:secret@127.0.0.1:${await freePort()}/3`;
+    const url = `redis://:secret@127.0.0.1:${await unusedTestPort()}/3`;
     await expect(openRedisRateLimiter(url, { warn: () => undefined })).rejects.toThrow(
       /^cannot connect to Redis redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/3: .*ECONNREFUSED/,
     );

@@ -12,7 +12,8 @@ import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { openRespConnection, type RespConnection, type RespConnectionOptions } from "../../src/limits/resp/resp-connection.js";
 import { RedisReplyError } from "../../src/limits/resp/resp-reader.js";
-import { freePort, startRedis, type RestartableEngine } from "../helpers/engines.js";
+import { startRedis, type RestartableEngine } from "../helpers/engines.js";
+import { unusedTestPort } from "../helpers/test-port.js";
 import { startServeProcess } from "../helpers/serve-process.js";
 
 const run = promisify(execFile);
@@ -115,7 +116,7 @@ describe("RespConnection", () => {
   });
 
   it("refuses to open when nothing listens, and when nothing answers in time", async () => {
-    await expect(openRespConnection(`redis://127.0.0.1:${await freePort()}`, OPTIONS)).rejects.toThrow(/ECONNREFUSED/);
+    await expect(openRespConnection(`redis://127.0.0.1:${await unusedTestPort()}`, OPTIONS)).rejects.toThrow(/ECONNREFUSED/);
     const accepted: Socket[] = [];
     const silent = createServer((socket) => void accepted.push(socket));
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
@@ -185,7 +186,7 @@ describe("rediss:// (TLS)", () => {
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const [key, cert] = [join(dir, "key.pem"), join(dir, "cert.pem")];
     await run("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"]);
-    const tlsPort = await freePort();
+    const tlsPort = await unusedTestPort();
     const redis = await redisServer({
       tlsPort,
       extraArgs: ["--tls-port", String(tlsPort), "--tls-cert-file", cert, "--tls-key-file", key, "--tls-ca-cert-file", cert, "--tls-auth-clients", "no"],

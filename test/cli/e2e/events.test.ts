@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../helpers/engines.js";
+import { unusedTestPort } from "../../helpers/test-port.js";
 import { BIN, startServeProcess, type ServeProcess } from "../../helpers/serve-process.js";
 import { tempHome } from "../helpers/run-cli.js";
 
@@ -94,7 +94,7 @@ describe("petstore events", () => {
   });
 
   it("reconnects after the server restarts, saying so, without printing an event twice or skipping one", async () => {
-    const port = await freePort();
+    const port = await unusedTestPort();
     const first = await startServeProcess({ args: ["--port", String(port)] });
     const following = await follow(["--since", "0"], envFor(first));
     await post(first, "/pets", { name: "Before", categoryId: 1 });

@@ -6,6 +6,7 @@ import { copyFile, mkdir, mkdtemp, readdir, rm, symlink } from "node:fs/promises
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { unusedTestPort } from "../../helpers/test-port.js";
 
 export const RELEASE = fileURLToPath(new URL("../../../release/", import.meta.url));
 export const EXECUTABLE = join(RELEASE, "petstore-linux-x64");
@@ -79,7 +80,8 @@ export interface Served {
 
 /** `serve` from the executable, until it prints where it listens (http or https). */
 export async function serve(executable: string, args: string[], env: Record<string, string>): Promise<Served> {
-  const child = spawn(executable, ["serve", "--port", "0", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+  // A port of this worker's own: --port 0 leaves listhen's port finder a window that --https widens.
+  const child = spawn(executable, ["serve", "--port", String(await unusedTestPort()), ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const baseUrl = await new Promise<string>((resolve, reject) => {
