@@ -40,12 +40,11 @@ export async function onTestPort<T>(listen: (port: number) => Promise<T>): Promi
  * worker is given: for a server in another process told its port (`serve --port N`, PostgreSQL,
  * Redis), which cannot be retried from here, or for a URL that must refuse connections.
  */
-export async function unusedTestPort(): Promise<number> {
-  for (let attempt = 1; ; attempt += 1) {
-    const port = takePort();
-    if (await listensFree(port)) return port;
-    if (attempt === TRIES) throw new Error(`no unused port in this worker's block after ${TRIES} tries`);
-  }
+export function unusedTestPort(): Promise<number> {
+  return onTestPort(async (port) => {
+    if (!(await listensFree(port))) throw new Error(`port ${port} is in use`);
+    return port;
+  });
 }
 
 function listensFree(port: number): Promise<boolean> {
